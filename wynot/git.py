@@ -1,0 +1,122 @@
+"""The one place that runs git.
+
+Every git command wynot runs goes through :func:`git`, which returns stdout as
+bytes and turns failures into :class:`~wynot.errors.GitError` with advice.
+Revision lookups and commit metadata use GitPython (see :func:`open_repo`);
+hot paths (diffs, blobs, worktrees) use this subprocess helper directly.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from wynot.errors import GitError
+
+# Settings that make git's output independent of the user's configuration.
+_STABLE_CONFIG = (
+    "-c", "core.quotePath=false",
+    "-c", "diff.noprefix=false",
+    "-c", "diff.mnemonicPrefix=false",
+    "-c", "diff.relative=false",
+    "-c", "color.ui=false",
+    "-c", "core.autocrlf=false",
+    "-c", "core.safecrlf=false",
+)
+
+
+def clean_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Return ``base`` (default: os.environ) without git's ``GIT_*`` variables.
+
+    A test command run inside the scratch worktree must see that worktree as
+    its repository, not whatever repository wynot's own caller pointed at.
+    """
+    source = os.environ if base is None else base
+    return {k: v for k, v in source.items() if not k.startswith("GIT_")}
+
+
+def git(
+    repo: Path,
+    *args: str,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    check: bool = True,
+) -> bytes:
+    """Run ``git -C repo ARGS`` and return its stdout.
+
+    ``env`` adds variables to a clean environment (GIT_INDEX_FILE, ...).
+    Raises GitError with git's own message when the command fails.
+    """
+    full_env = clean_environment()
+    full_env["LC_ALL"] = "C"
+    if env:
+        full_env.update(env)
+    cmd = ["git", "-C", str(repo), *_STABLE_CONFIG, *args]
+    try:
+        proc = subprocess.run(
+            cmd, input=input, capture_output=True, env=full_env, check=False
+        )
+    except FileNotFoundError as exc:
+        raise GitError("git is not installed or not on PATH") from exc
+    if check and proc.returncode != 0:
+        message = os.fsdecode(proc.stderr).strip().splitlines()
+        first = message[-1] if message else f"exit code {proc.returncode}"
+        raise GitError(f"git {args[0]} failed: {first}", details=os.fsdecode(proc.stderr))
+    return proc.stdout
+
+
+def git_text(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
+    """Like :func:`git`, decoded (surrogateescape) and stripped of the final newline."""
+    return os.fsdecode(git(repo, *args, env=env)).rstrip("\n")
+
+
+@dataclass(frozen=True, slots=True)
+class RepoInfo:
+    """Where a repository lives: its top level and its (common) git directory."""
+
+    toplevel: Path
+    git_dir: Path
+
+
+def find_repo(path: Path) -> RepoInfo:
+    """Locate the repository containing ``path``; GitError if there is none."""
+    if not path.is_dir():
+        raise GitError(f"{path} is not a directory")
+    proc = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--show-toplevel", "--git-common-dir"],
+        capture_output=True,
+        env=clean_environment(),
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise GitError(f"{path} is not inside a git repository (git rev-parse failed)")
+    lines = os.fsdecode(proc.stdout).splitlines()
+    if len(lines) != 2 or not lines[0]:
+        raise GitError(f"{path} is not inside a git work tree (bare repositories are not supported)")
+    toplevel = Path(lines[0])
+    git_dir = Path(lines[1])
+    if not git_dir.is_absolute():
+        git_dir = (Path(path) / git_dir).resolve()
+    return RepoInfo(toplevel=toplevel, git_dir=git_dir)
+
+
+def resolve_commit(repo: Path, rev: str) -> str:
+    """Return the full sha of the commit ``rev`` names; GitError if unknown."""
+    if rev.startswith("-"):
+        raise GitError(f"unknown revision {rev!r}")
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", "--end-of-options",
+         f"{rev}^{{commit}}"],
+        capture_output=True,
+        env=clean_environment(),
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise GitError(
+            f"unknown revision {rev!r}: no commit of that name in {repo} "
+            "(try `git log --oneline` to list commits)"
+        )
+    return os.fsdecode(proc.stdout).strip()
