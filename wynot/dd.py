@@ -1,0 +1,410 @@
+"""Delta debugging: dd+, ddmin and dd as pure functions over an oracle.
+
+The algorithms follow the papers in ../shared/references:
+
+* :func:`dd_plus` is Algorithm 2 of "Yesterday, my program worked. Today, it
+  does not. Why?" (Zeller, ESEC/FSE 1999): cases *found*, *interference*,
+  *preference*, *try again* and *nothing left*.
+* :func:`ddmin` is Figure 1 of "Finding failure causes through automated
+  testing" (Zeller, AADEBUG 2000): a 1-minimal failing subset.
+* :func:`dd` isolates: a passing and a failing configuration whose difference
+  is 1-minimal.
+
+Contract shared by all three: ``test`` receives a frozenset of the applied
+changes and returns an :class:`Outcome`. The caller has established
+``test(empty) is PASS`` and ``test(all) is FAIL``; they are not asked again.
+No configuration is asked twice within one search. Subsets are produced by
+``split(seq, n)``, contiguous near-equal runs of ``seq`` by default, and keep
+the order of ``changes``. The same inputs give the same calls in the same order.
+
+Nothing here does I/O. Progress is reported through ``observe``, budgets
+through ``stop``; see :class:`Tested`, :class:`Decided` and :class:`SearchStopped`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T", bound=Hashable)
+
+
+class Outcome(enum.Enum):
+    """The three test outcomes of POSIX 1003.3, as used by the papers."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    UNRESOLVED = "unresolved"
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+
+_SYMBOLS = {Outcome.PASS: "✓", Outcome.FAIL: "✗", Outcome.UNRESOLVED: "?"}
+
+
+class Case(enum.Enum):
+    """The case an algorithm takes after testing a partition."""
+
+    FOUND = "found"                  # |c| = 1: a failure-inducing change
+    FOUND_IN = "found in c_i"        # a subset fails: continue inside it
+    INTERFERENCE = "interference"    # c_i and its complement both pass: search both
+    PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
+    TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
+    NOTHING_LEFT = "nothing left"    # n = |c| and nothing decided: return c'
+    REDUCE_TO_COMPLEMENT = "reduce to complement"    # ddmin, dd
+    INCREASE_GRANULARITY = "increase granularity"    # ddmin, dd
+    DONE = "done"                    # ddmin, dd: 1-minimal
+
+
+@dataclass(frozen=True, slots=True)
+class Tested(Generic[T]):
+    """The oracle was asked about ``configuration`` and answered ``outcome``."""
+
+    configuration: frozenset[T]
+    outcome: Outcome
+    number: int  # 1 for the first test of the search
+
+
+@dataclass(frozen=True, slots=True)
+class Decided(Generic[T]):
+    """The algorithm took ``case`` for the changes ``c`` (with ``r`` applied)."""
+
+    case: Case
+    c: frozenset[T]
+    r: frozenset[T]
+    n: int
+
+
+Event = Tested[T] | Decided[T]
+Split = Callable[[Sequence[T], int], Sequence[Sequence[T]]]
+Oracle = Callable[[frozenset[T]], Outcome]
+
+
+class SearchStopped(Exception, Generic[T]):
+    """The ``stop`` hook ended the search before it finished.
+
+    ``best`` is the smallest configuration known to FAIL (the whole set if no
+    smaller one was seen); it is not minimal.
+    """
+
+    def __init__(self, best: frozenset[T], tests: int) -> None:
+        super().__init__(f"search stopped after {tests} tests; best has {len(best)} changes")
+        self.best = best
+        self.tests = tests
+        self.minimal = False
+
+
+def split_evenly(seq: Sequence[T], n: int) -> list[Sequence[T]]:
+    """Cut ``seq`` into ``min(n, len(seq))`` contiguous runs of near-equal size.
+
+    Earlier runs get the extra element: 8 changes, n = 3 gives 3, 3, 2.
+    """
+    n = max(1, min(n, len(seq)))
+    size, extra = divmod(len(seq), n)
+    parts: list[Sequence[T]] = []
+    start = 0
+    for i in range(n):
+        end = start + size + (1 if i < extra else 0)
+        parts.append(seq[start:end])
+        start = end
+    return parts
+
+
+class _Search(Generic[T]):
+    """The state of one search: the memo, the counters and the hooks."""
+
+    def __init__(
+        self,
+        changes: Sequence[T],
+        test: Oracle[T],
+        split: Split[T],
+        observe: Callable[[Event[T]], None] | None,
+        stop: Callable[[], bool] | None,
+    ) -> None:
+        self.order = {change: i for i, change in enumerate(changes)}
+        if len(self.order) != len(changes):
+            raise ValueError("changes must be distinct")
+        everything = frozenset(changes)
+        self.memo: dict[frozenset[T], Outcome] = {
+            frozenset(): Outcome.PASS,
+            everything: Outcome.FAIL,
+        }
+        self.best = everything
+        self.tests = 0
+        self._test = test
+        self._split = split
+        self._observe = observe
+        self._stop = stop
+
+    def test(self, configuration: frozenset[T]) -> Outcome:
+        known = self.memo.get(configuration)
+        if known is not None:
+            return known
+        if self._stop is not None and self._stop():
+            raise SearchStopped(self.best, self.tests)
+        outcome = self._test(configuration)
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"test must return an Outcome, not {outcome!r}")
+        self.tests += 1
+        self.memo[configuration] = outcome
+        if outcome is Outcome.FAIL and len(configuration) < len(self.best):
+            self.best = configuration
+        if self._observe is not None:
+            self._observe(Tested(configuration, outcome, self.tests))
+        return outcome
+
+    def decide(self, case: Case, c: Sequence[T] | frozenset[T],
+               r: frozenset[T] = frozenset(), n: int = 0) -> None:
+        if self._observe is not None:
+            self._observe(Decided(case, frozenset(c), r, n))
+
+    def split(self, c: Sequence[T], n: int) -> list[tuple[T, ...]]:
+        parts = [tuple(p) for p in self._split(c, n)]
+        if sum(len(p) for p in parts) != len(c) or set().union(*parts) != set(c):
+            raise ValueError("split must partition its input")
+        if any(not p for p in parts) or (len(c) > 1 and len(parts) < 2):
+            raise ValueError("split must return at least two non-empty parts")
+        return parts
+
+    def ordered(self, items: frozenset[T] | set[T]) -> tuple[T, ...]:
+        return tuple(sorted(items, key=self.order.__getitem__))
+
+
+# ---------------------------------------------------------------------------
+# dd+ (WYNOT paper, Algorithm 2)
+
+
+def dd_plus(
+    changes: Sequence[T],
+    test: Oracle[T],
+    *,
+    split: Split[T] = split_evenly,
+    observe: Callable[[Event[T]], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> frozenset[T]:
+    """Return the failure-inducing changes that dd+ finds in ``changes``.
+
+    For monotone, unambiguous and consistent configurations the result is a
+    minimal failure-inducing set. With UNRESOLVED outcomes, every change that
+    is safe (applies to GOOD or comes out of BAD without inconsistency) and not
+    failure-inducing is excluded. In the *preference* case the result is
+    relative to the complement kept applied: it may need other changes to fail
+    on its own (the caller verifies it).
+    """
+    search = _Search(changes, test, split, observe, stop)
+    if len(changes) == 0:
+        raise ValueError("dd_plus needs at least one change")
+    return _dd3(search, tuple(changes), frozenset(), 2)
+
+
+def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> frozenset[T]:
+    """Algorithm 2's dd_3(c, r, n); invariant: test(r) != FAIL, test(c | r) != PASS."""
+    while True:
+        if len(c) == 1:
+            search.decide(Case.FOUND, c, r, n)
+            return frozenset(c)
+        parts = search.split(c, n)
+        n = len(parts)
+        t: list[Outcome] = []
+        for i, c_i in enumerate(parts):
+            t.append(search.test(r | frozenset(c_i)))
+            if t[i] is Outcome.FAIL:
+                search.decide(Case.FOUND_IN, c_i, r, n)
+                return _dd3(search, c_i, r, 2)
+        complements = [_complement(parts, i) for i in range(n)]
+        t_bar = _test_complements(search, parts, complements, t, r)
+        for i in range(n):
+            if t[i] is Outcome.PASS and t_bar[i] is Outcome.PASS:
+                search.decide(Case.INTERFERENCE, parts[i], r, n)
+                d_i = _dd3(search, parts[i], r | frozenset(complements[i]), 2)
+                d_bar_i = _dd3(search, complements[i], r | frozenset(parts[i]), 2)
+                return d_i | d_bar_i
+        for i in range(n):
+            if t[i] is Outcome.UNRESOLVED and t_bar[i] is Outcome.PASS:
+                search.decide(Case.PREFERENCE, parts[i], r, n)
+                return _dd3(search, parts[i], r | frozenset(complements[i]), 2)
+        c_prime = set(c)
+        r_prime = set(r)
+        for i in range(n):
+            if t_bar[i] is Outcome.FAIL:
+                c_prime.difference_update(parts[i])
+            if t[i] is Outcome.PASS:
+                c_prime.difference_update(parts[i])
+                r_prime.update(parts[i])
+        if n < len(c) and c_prime:
+            search.decide(Case.TRY_AGAIN, c_prime, frozenset(r_prime), n)
+            n = min(len(c_prime), 2 * n)
+            c, r = search.ordered(c_prime), frozenset(r_prime)
+            continue
+        search.decide(Case.NOTHING_LEFT, c_prime or set(c), r, n)
+        return frozenset(c_prime or c)
+
+
+def _complement(parts: list[tuple[T, ...]], i: int) -> tuple[T, ...]:
+    return tuple(x for j, part in enumerate(parts) if j != i for x in part)
+
+
+def _test_complements(
+    search: _Search[T],
+    parts: list[tuple[T, ...]],
+    complements: list[tuple[T, ...]],
+    t: list[Outcome],
+    r: frozenset[T],
+) -> list[Outcome | None]:
+    """Test the complements that a case can still use, in index order.
+
+    Interference (needs t_i = PASS) outranks preference (needs t_i = UNRESOLVED),
+    so once an interference is seen nothing else is tested, and once a
+    preference is seen only complements of passing subsets are.
+    """
+    t_bar: list[Outcome | None] = [None] * len(parts)
+    preference_seen = False
+    for i, c_bar_i in enumerate(complements):
+        if preference_seen and t[i] is not Outcome.PASS:
+            continue
+        t_bar[i] = search.test(r | frozenset(c_bar_i))
+        if t[i] is Outcome.PASS and t_bar[i] is Outcome.PASS:
+            break
+        if t[i] is Outcome.UNRESOLVED and t_bar[i] is Outcome.PASS:
+            preference_seen = True
+    return t_bar
+
+
+# ---------------------------------------------------------------------------
+# ddmin (AADEBUG 2000, Figure 1)
+
+
+def ddmin(
+    changes: Sequence[T],
+    test: Oracle[T],
+    *,
+    split: Split[T] = split_evenly,
+    observe: Callable[[Event[T]], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> frozenset[T]:
+    """Return a 1-minimal failing subset of ``changes``.
+
+    1-minimal: the result FAILs, and removing any single change from it gives
+    a configuration that does not FAIL (PASS or UNRESOLVED). UNRESOLVED counts
+    as "does not fail" throughout.
+    """
+    if len(changes) == 0:
+        raise ValueError("ddmin needs at least one change")
+    search = _Search(changes, test, split, observe, stop)
+    c: tuple[T, ...] = tuple(changes)
+    n = 2
+    while True:
+        if len(c) == 1:
+            search.decide(Case.DONE, c, n=n)
+            return frozenset(c)
+        parts = search.split(c, n)
+        n = len(parts)
+        reduced = _ddmin_reduce(search, parts, n)
+        if reduced is not None:
+            c, n = reduced
+            continue
+        if n < len(c):
+            search.decide(Case.INCREASE_GRANULARITY, c, n=n)
+            n = min(len(c), 2 * n)
+            continue
+        search.decide(Case.DONE, c, n=n)
+        return frozenset(c)
+
+
+def _ddmin_reduce(
+    search: _Search[T], parts: list[tuple[T, ...]], n: int
+) -> tuple[tuple[T, ...], int] | None:
+    """ddmin's two reduction cases: the new (c, n), or None if neither applies."""
+    for c_i in parts:
+        if search.test(frozenset(c_i)) is Outcome.FAIL:
+            search.decide(Case.FOUND_IN, c_i, n=n)
+            return c_i, 2
+    if n == 2:
+        return None  # the complements are the subsets just tested
+    for i in range(n):
+        c_bar_i = _complement(parts, i)
+        if search.test(frozenset(c_bar_i)) is Outcome.FAIL:
+            search.decide(Case.REDUCE_TO_COMPLEMENT, c_bar_i, n=n)
+            return c_bar_i, max(n - 1, 2)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# dd (isolation): a passing and a failing configuration, 1-minimal difference
+
+
+def dd(
+    changes: Sequence[T],
+    test: Oracle[T],
+    *,
+    split: Split[T] = split_evenly,
+    observe: Callable[[Event[T]], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[frozenset[T], frozenset[T]]:
+    """Return ``(c_pass, c_fail)`` with ``c_pass < c_fail`` and a 1-minimal difference.
+
+    ``test(c_pass)`` is PASS and ``test(c_fail)`` is FAIL; for every change
+    ``delta`` in ``c_fail - c_pass``, ``c_pass | {delta}`` does not FAIL and
+    ``c_fail - {delta}`` does not PASS.
+    """
+    if len(changes) == 0:
+        raise ValueError("dd needs at least one change")
+    search = _Search(changes, test, split, observe, stop)
+    c_pass: frozenset[T] = frozenset()
+    c_fail: frozenset[T] = frozenset(changes)
+    n = 2
+    while True:
+        delta = search.ordered(c_fail - c_pass)
+        if len(delta) == 1:
+            search.decide(Case.DONE, delta, c_pass, n)
+            return c_pass, c_fail
+        parts = search.split(delta, n)
+        n = len(parts)
+        step = _dd_step(search, c_pass, c_fail, parts, n)
+        if step is not None:
+            c_pass, c_fail, n = step
+            continue
+        if n < len(delta):
+            search.decide(Case.INCREASE_GRANULARITY, delta, c_pass, n)
+            n = min(len(delta), 2 * n)
+            continue
+        search.decide(Case.DONE, delta, c_pass, n)
+        return c_pass, c_fail
+
+
+def _dd_step(
+    search: _Search[T],
+    c_pass: frozenset[T],
+    c_fail: frozenset[T],
+    parts: list[tuple[T, ...]],
+    n: int,
+) -> tuple[frozenset[T], frozenset[T], int] | None:
+    """The four narrowing cases of dd, in priority order; None if none applies."""
+    added = [c_pass | frozenset(delta_i) for delta_i in parts]
+    removed = [c_fail - frozenset(delta_i) for delta_i in parts]
+    t_added: list[Outcome] = []
+    for i, config in enumerate(added):
+        t_added.append(search.test(config))
+        if t_added[i] is Outcome.FAIL:
+            search.decide(Case.FOUND_IN, parts[i], c_pass, n)
+            return c_pass, config, 2
+    t_removed: list[Outcome] = []
+    for i, config in enumerate(removed):
+        t_removed.append(search.test(config))
+        if t_removed[i] is Outcome.PASS:
+            search.decide(Case.FOUND_IN, parts[i], config, n)
+            return config, c_fail, 2
+    reduce = max(n - 1, 2)
+    for i in range(n):
+        if t_added[i] is Outcome.PASS:
+            search.decide(Case.REDUCE_TO_COMPLEMENT, parts[i], added[i], n)
+            return added[i], c_fail, reduce
+    for i in range(n):
+        if t_removed[i] is Outcome.FAIL:
+            search.decide(Case.REDUCE_TO_COMPLEMENT, parts[i], c_pass, n)
+            return c_pass, removed[i], reduce
+    return None
