@@ -24,7 +24,7 @@ through ``stop``; see :class:`Tested`, :class:`Decided` and :class:`SearchStoppe
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -55,9 +55,11 @@ class Case(enum.Enum):
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
     TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
     NOTHING_LEFT = "nothing left"    # n = |c| and nothing decided: return c'
-    REDUCE_TO_COMPLEMENT = "reduce to complement"    # ddmin, dd
+    REDUCE_TO_COMPLEMENT = "reduce to complement"    # ddmin: a complement fails
+    INCREASE_TO_COMPLEMENT = "increase to complement"  # dd: a side moves by one subset
     INCREASE_GRANULARITY = "increase granularity"    # ddmin, dd
     DONE = "done"                    # ddmin, dd: 1-minimal
+    ADD_CONTEXT = "add context"      # dd+ standalone: the result needs more to fail
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,7 @@ class _Search(Generic[T]):
         }
         self.best = everything
         self.tests = 0
+        self.unresolved = 0
         self._test = test
         self._split = split
         self._observe = observe
@@ -150,6 +153,7 @@ class _Search(Generic[T]):
         if not isinstance(outcome, Outcome):
             raise TypeError(f"test must return an Outcome, not {outcome!r}")
         self.tests += 1
+        self.unresolved += outcome is Outcome.UNRESOLVED
         self.memo[configuration] = outcome
         if outcome is Outcome.FAIL and len(configuration) < len(self.best):
             self.best = configuration
@@ -157,7 +161,7 @@ class _Search(Generic[T]):
             self._observe(Tested(configuration, outcome, self.tests))
         return outcome
 
-    def decide(self, case: Case, c: Sequence[T] | frozenset[T],
+    def decide(self, case: Case, c: Collection[T],
                r: frozenset[T] = frozenset(), n: int = 0) -> None:
         if self._observe is not None:
             self._observe(Decided(case, frozenset(c), r, n))
@@ -185,20 +189,43 @@ def dd_plus(
     split: Split[T] = split_evenly,
     observe: Callable[[Event[T]], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    standalone: bool = False,
 ) -> frozenset[T]:
     """Return the failure-inducing changes that dd+ finds in ``changes``.
 
     For monotone, unambiguous and consistent configurations the result is a
     minimal failure-inducing set. With UNRESOLVED outcomes, every change that
     is safe (applies to GOOD or comes out of BAD without inconsistency) and not
-    failure-inducing is excluded. In the *preference* case the result is
-    relative to the complement kept applied: it may need other changes to fail
-    on its own (the caller verifies it).
+    failure-inducing is excluded, but the result is relative to the changes
+    the search kept applied when it found it (*preference*, *try again*), and
+    may not fail on its own.
+
+    ``standalone=True`` closes that gap: while the result does not FAIL on its
+    own, dd+ searches the remaining changes, with the result applied, for the
+    context it needs, and adds it. This costs at least one more test whenever
+    the search met an UNRESOLVED outcome, and none otherwise.
     """
-    search = _Search(changes, test, split, observe, stop)
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
-    return _dd3(search, tuple(changes), frozenset(), 2)
+    search = _Search(changes, test, split, observe, stop)
+    result = _dd3(search, tuple(changes), frozenset(), 2)
+    if standalone and search.unresolved:
+        result = _add_context(search, changes, result)
+    return result
+
+
+def _add_context(search: _Search[T], changes: Sequence[T], d: frozenset[T]) -> frozenset[T]:
+    """Grow ``d`` by the changes it needs to FAIL on its own.
+
+    Each round runs dd_3 over the changes outside ``d`` with ``d`` applied;
+    its invariant holds because test(d) != FAIL and test(all) = FAIL. Every
+    round adds at least one change, so this ends at the latest with all.
+    """
+    while search.test(d) is not Outcome.FAIL:
+        rest = tuple(x for x in changes if x not in d)
+        search.decide(Case.ADD_CONTEXT, rest, d, 2)
+        d = d | _dd3(search, rest, d, 2)
+    return d
 
 
 def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> frozenset[T]:
@@ -348,8 +375,9 @@ def dd(
     """Return ``(c_pass, c_fail)`` with ``c_pass < c_fail`` and a 1-minimal difference.
 
     ``test(c_pass)`` is PASS and ``test(c_fail)`` is FAIL; for every change
-    ``delta`` in ``c_fail - c_pass``, ``c_pass | {delta}`` does not FAIL and
-    ``c_fail - {delta}`` does not PASS.
+    ``delta`` in ``c_fail - c_pass``, ``c_pass | {delta}`` does not PASS and
+    ``c_fail - {delta}`` does not FAIL: no single change moves either side
+    closer to the other.
     """
     if len(changes) == 0:
         raise ValueError("dd needs at least one change")
@@ -401,10 +429,10 @@ def _dd_step(
     reduce = max(n - 1, 2)
     for i in range(n):
         if t_added[i] is Outcome.PASS:
-            search.decide(Case.REDUCE_TO_COMPLEMENT, parts[i], added[i], n)
+            search.decide(Case.INCREASE_TO_COMPLEMENT, parts[i], added[i], n)
             return added[i], c_fail, reduce
     for i in range(n):
         if t_removed[i] is Outcome.FAIL:
-            search.decide(Case.REDUCE_TO_COMPLEMENT, parts[i], c_pass, n)
+            search.decide(Case.INCREASE_TO_COMPLEMENT, parts[i], c_pass, n)
             return c_pass, removed[i], reduce
     return None

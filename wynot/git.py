@@ -95,7 +95,7 @@ def find_repo(path: Path) -> RepoInfo:
         raise GitError(f"{path} is not inside a git repository (git rev-parse failed)")
     lines = os.fsdecode(proc.stdout).splitlines()
     if len(lines) != 2 or not lines[0]:
-        raise GitError(f"{path} is not inside a git work tree (bare repositories are not supported)")
+        raise GitError(f"{path} is not inside a git work tree (bare repositories are unsupported)")
     toplevel = Path(lines[0])
     git_dir = Path(lines[1])
     if not git_dir.is_absolute():

@@ -1,0 +1,334 @@
+"""The search algorithms against the papers' worked examples and random oracles."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import pytest
+from dd_oracles import FAIL, PASS, UNRESOLVED, CountingOracle, implies, monotone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wynot import dd as dd_module
+from wynot.dd import (
+    Case,
+    Decided,
+    Event,
+    Outcome,
+    SearchStopped,
+    dd,
+    dd_plus,
+    ddmin,
+    split_evenly,
+)
+
+EIGHT = list(range(1, 9))
+
+
+def table5_oracle(c: frozenset[int]) -> Outcome:
+    """Tables 5-6: 2, 3 and 7 can only be applied together; 8 fails."""
+    applied = c & {2, 3, 7}
+    if applied and applied != {2, 3, 7}:
+        return UNRESOLVED
+    return FAIL if 8 in c else PASS
+
+
+class Table7Oracle:
+    """Table 7: each change implies all earlier ones. Out-of-order
+    configurations are predicted UNRESOLVED without running anything."""
+
+    def __init__(self) -> None:
+        self.runs: list[frozenset[int]] = []
+
+    def __call__(self, c: frozenset[int]) -> Outcome:
+        if c != frozenset(range(1, max(c) + 1)):
+            return UNRESOLVED  # predicted
+        self.runs.append(c)
+        return FAIL if 7 in c else PASS
+
+
+# --- the paper's tables ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("outcome", "expected", "tests"),
+    [
+        pytest.param(monotone({7}), {7}, 5, id="table1-single-cause"),
+        pytest.param(monotone({3, 6}), {3, 6}, 8, id="table2-interference"),
+        pytest.param(monotone(EIGHT), set(EIGHT), 14, id="table3-all-eight"),
+        pytest.param(table5_oracle, {8}, 16, id="tables5-6-inconsistent"),
+    ],
+)
+def test_dd_plus_reproduces_paper_tables(outcome, expected, tests) -> None:
+    oracle = CountingOracle(outcome)
+    assert dd_plus(EIGHT, oracle) == expected
+    assert len(oracle.asked) <= tests
+    oracle.assert_no_repeats(EIGHT)
+
+
+def test_table1_sequence_is_the_papers() -> None:
+    oracle = CountingOracle(monotone({7}))
+    dd_plus(EIGHT, oracle)
+    assert [sorted(c) for c in oracle.asked] == [
+        [1, 2, 3, 4], [5, 6, 7, 8], [5, 6], [7, 8], [7],
+    ]
+
+
+def test_tables5_6_sequence_is_the_papers() -> None:
+    oracle = CountingOracle(table5_oracle)
+    dd_plus(EIGHT, oracle)
+    assert [sorted(c) for c in oracle.asked] == [
+        [1, 2, 3, 4], [5, 6, 7, 8],
+        [1, 2], [3, 4], [5, 6], [7, 8],
+        [3, 4, 5, 6, 7, 8], [1, 2, 5, 6, 7, 8], [1, 2, 3, 4, 7, 8], [1, 2, 3, 4, 5, 6],
+        [1, 5, 6], [2, 5, 6], [3, 5, 6], [4, 5, 6], [5, 6, 7], [5, 6, 8],
+    ]
+
+
+def test_table7_predicted_outcomes_make_a_binary_search() -> None:
+    oracle = Table7Oracle()
+    assert dd_plus(EIGHT, oracle) == {7}
+    assert [sorted(c) for c in oracle.runs] == [
+        [1, 2, 3, 4], [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 7],
+    ]
+
+
+def test_observer_reports_the_cases_taken() -> None:
+    events: list[Event[int]] = []
+    dd_plus(EIGHT, table5_oracle, observe=events.append)
+    cases = [e.case for e in events if isinstance(e, Decided)]
+    assert cases == [Case.TRY_AGAIN, Case.TRY_AGAIN, Case.FOUND_IN, Case.FOUND]
+    tested = [e for e in events if isinstance(e, dd_module.Tested)]
+    assert [e.number for e in tested] == list(range(1, 17))
+    assert tested[8].outcome is FAIL and tested[8].configuration == {1, 2, 3, 4, 7, 8}
+
+
+def test_preference_keeps_the_complement_applied() -> None:
+    # Table 4: c_1 = 1-4 is unresolved, c_2 = 5-8 passes: prefer c_1, keep 5-8.
+    def outcome(c: frozenset[int]) -> Outcome:
+        if c == {1, 2, 3, 4}:
+            return UNRESOLVED
+        return FAIL if 2 in c else PASS
+
+    oracle = CountingOracle(outcome)
+    events: list[Event[int]] = []
+    assert dd_plus(EIGHT, oracle, observe=events.append) == {2}
+    assert oracle.asked[2] == {1, 2, 5, 6, 7, 8}
+    assert any(isinstance(e, Decided) and e.case is Case.PREFERENCE for e in events)
+
+
+# --- split --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "n", "sizes"),
+    [(8, 2, [4, 4]), (8, 4, [2, 2, 2, 2]), (8, 3, [3, 3, 2]), (3, 5, [1, 1, 1]), (1, 2, [1])],
+)
+def test_split_evenly_cuts_contiguous_near_equal_runs(size, n, sizes) -> None:
+    seq = list(range(size))
+    parts = split_evenly(seq, n)
+    assert [len(p) for p in parts] == sizes
+    assert [x for p in parts for x in p] == seq
+
+
+def test_custom_split_is_used() -> None:
+    # A grouping that keeps {1,2}, {3,4,5,6} and {7,8} together.
+    groups = [[1, 2], [3, 4, 5, 6], [7, 8]]
+
+    def by_group(seq: Sequence[int], n: int) -> list[list[int]]:
+        inside = [[x for x in g if x in seq] for g in groups]
+        inside = [g for g in inside if g]
+        if len(inside) >= 2:
+            return inside
+        return [list(p) for p in split_evenly(seq, n)]
+
+    oracle = CountingOracle(monotone({5}))
+    assert dd_plus(EIGHT, oracle, split=by_group) == {5}
+    assert oracle.asked[:2] == [{1, 2}, {3, 4, 5, 6}]
+
+
+def test_split_that_does_not_partition_is_rejected() -> None:
+    with pytest.raises(ValueError, match="partition"):
+        dd_plus(EIGHT, monotone({1}), split=lambda seq, n: [seq[:2], seq[3:]])
+
+
+# --- stop hook ----------------------------------------------------------------
+
+
+def test_stop_hook_returns_smallest_failing_configuration_so_far() -> None:
+    oracle = CountingOracle(monotone({7}))
+    budget = iter(range(4))
+    with pytest.raises(SearchStopped) as stopped:
+        dd_plus(EIGHT, oracle, stop=lambda: next(budget, None) is None)
+    assert len(oracle.asked) == 4
+    assert stopped.value.best == {7, 8}
+    assert stopped.value.minimal is False
+    assert stopped.value.tests == 4
+
+
+def test_stop_hook_before_any_failure_returns_everything() -> None:
+    with pytest.raises(SearchStopped) as stopped:
+        ddmin(EIGHT, monotone({7}), stop=lambda: True)
+    assert stopped.value.best == set(EIGHT)
+
+
+# --- properties ---------------------------------------------------------------
+
+changes_and_cause = st.integers(min_value=1, max_value=40).flatmap(
+    lambda n: st.tuples(
+        st.just(list(range(n))),
+        st.sets(st.integers(0, n - 1), min_size=1, max_size=min(n, 4)),
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_and_cause)
+def test_dd_plus_finds_exactly_the_planted_cause(case) -> None:
+    changes, cause = case
+    oracle = CountingOracle(monotone(cause))
+    assert dd_plus(changes, oracle) == cause
+    oracle.assert_no_repeats(changes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_and_cause)
+def test_ddmin_finds_the_planted_cause(case) -> None:
+    changes, cause = case
+    oracle = CountingOracle(monotone(cause))
+    assert ddmin(changes, oracle) == cause
+    oracle.assert_no_repeats(changes)
+
+
+def random_oracle(seed: int, changes: Sequence[int]):
+    """Arbitrary (non-monotone) outcomes, fixed per configuration."""
+    import random
+
+    everything = frozenset(changes)
+
+    def outcome(c: frozenset[int]) -> Outcome:
+        if c == everything:
+            return FAIL
+        if not c:
+            return PASS
+        draw = random.Random(f"{seed}:{sorted(c)}").random()
+        return FAIL if draw < 0.3 else PASS if draw < 0.8 else UNRESOLVED
+
+    return outcome
+
+
+def assert_one_minimal(result: frozenset[int], outcome) -> None:
+    assert outcome(result) is FAIL
+    for x in result:
+        assert outcome(result - {x}) is not FAIL
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 14), st.integers(0, 10**6))
+def test_ddmin_is_one_minimal_for_any_oracle(n, seed) -> None:
+    changes = list(range(n))
+    outcome = random_oracle(seed, changes)
+    oracle = CountingOracle(outcome)
+    assert_one_minimal(ddmin(changes, oracle), outcome)
+    oracle.assert_no_repeats(changes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 14), st.integers(0, 10**6))
+def test_dd_isolates_a_one_minimal_difference_for_any_oracle(n, seed) -> None:
+    changes = list(range(n))
+    outcome = random_oracle(seed, changes)
+    oracle = CountingOracle(outcome)
+    c_pass, c_fail = dd(changes, oracle)
+    assert c_pass < c_fail
+    assert outcome(c_pass) is PASS and outcome(c_fail) is FAIL
+    for delta in c_fail - c_pass:
+        assert outcome(c_pass | {delta}) is not PASS
+        assert outcome(c_fail - {delta}) is not FAIL
+    oracle.assert_no_repeats(changes)
+
+
+@st.composite
+def clustered(draw):
+    """Changes, disjoint 'implies' clusters, and a cause among the rest
+    (sometimes together with a whole cluster, or one member of it)."""
+    n = draw(st.integers(2, 40))
+    order = draw(st.permutations(list(range(n))))
+    clusters, pos = [], 0
+    while pos < n - 1 and draw(st.booleans()):
+        k = draw(st.integers(2, min(4, n - pos)))
+        clusters.append(frozenset(order[pos : pos + k]))
+        pos += k
+    safe = sorted(order[pos:])
+    if not safe:
+        safe = sorted(clusters.pop())
+    cause = set(draw(st.sets(st.sampled_from(safe), min_size=1, max_size=3)))
+    if clusters and draw(st.booleans()):
+        cause |= clusters[0] if draw(st.booleans()) else {min(clusters[0])}
+    return list(range(n)), clusters, frozenset(safe), frozenset(cause)
+
+
+@settings(max_examples=400, deadline=None)
+@given(clustered())
+def test_dd_plus_with_implied_clusters_fails_and_drops_safe_changes(case) -> None:
+    changes, clusters, safe, cause = case
+    outcome = implies(cause, clusters)
+    oracle = CountingOracle(outcome)
+    result = dd_plus(changes, oracle)
+    assert outcome(result) is FAIL
+    assert result & safe <= cause  # every safe change that does not induce is excluded
+    oracle.assert_no_repeats(changes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(clustered(), st.integers(0, 10**6))
+def test_dd_plus_standalone_fails_on_its_own_under_random_unresolved(case, seed) -> None:
+    changes, clusters, _, cause = case
+    outcome = implies(cause, clusters, unresolved_rate=0.5, seed=seed)
+    oracle = CountingOracle(outcome)
+    result = dd_plus(changes, oracle, standalone=True)
+    assert outcome(result) is FAIL
+    assert cause <= result or any(cause & cl for cl in clusters)
+    oracle.assert_no_repeats(changes)
+
+
+def test_standalone_adds_no_test_when_nothing_was_unresolved() -> None:
+    for cause in [{7}, {3, 6}, set(EIGHT)]:
+        plain, closed = CountingOracle(monotone(cause)), CountingOracle(monotone(cause))
+        assert dd_plus(EIGHT, plain) == dd_plus(EIGHT, closed, standalone=True)
+        assert plain.asked == closed.asked
+
+
+def test_searches_are_deterministic() -> None:
+    for algorithm in (dd_plus, ddmin, dd):
+        runs = []
+        for _ in range(2):
+            oracle = CountingOracle(random_oracle(7, EIGHT))
+            algorithm(EIGHT, oracle)
+            runs.append(oracle.asked)
+        assert runs[0] == runs[1]
+
+
+def test_results_do_not_depend_on_change_type() -> None:
+    names = [f"hunk-{i}" for i in EIGHT]
+    assert dd_plus(names, lambda c: FAIL if "hunk-7" in c else PASS) == {"hunk-7"}
+
+
+@pytest.mark.parametrize("algorithm", [dd_plus, ddmin, dd])
+def test_empty_and_duplicate_inputs_are_rejected(algorithm) -> None:
+    with pytest.raises(ValueError):
+        algorithm([], monotone({1}))
+    with pytest.raises(ValueError, match="distinct"):
+        algorithm([1, 1, 2], monotone({1}))
+
+
+def test_exhaustive_small_monotone_cases() -> None:
+    """Every non-empty cause over 1..6: dd_plus and ddmin find it, dd isolates it."""
+    changes = list(range(1, 7))
+    for k in range(1, 7):
+        for cause in itertools.combinations(changes, k):
+            assert dd_plus(changes, monotone(cause)) == set(cause)
+            assert ddmin(changes, monotone(cause)) == set(cause)
+            c_pass, c_fail = dd(changes, monotone(cause))
+            assert set(cause) <= c_fail and not set(cause) <= c_pass
