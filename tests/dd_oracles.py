@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from wynot.dd import Decided, Event, Outcome, Tested
+from wynot.dd import Case, Decided, Event, Outcome, Tested
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 
@@ -55,6 +55,19 @@ def implies(
     return outcome
 
 
+def _set(items: Iterable[int]) -> str:
+    return "{" + ", ".join(map(str, sorted(items))) + "}"
+
+
+def describe(event: Decided[int]) -> str:
+    """One case in words, with the sets it names."""
+    if event.case is Case.TRY_AGAIN:
+        return f"try again: c' = {_set(event.c)}, r' = {_set(event.r)}"
+    if event.case in (Case.INTERFERENCE, Case.PREFERENCE):
+        return f"{event.case.value}: search {_set(event.c)}"
+    return f"{event.case.value} {_set(event.c)}"
+
+
 def render_trace(changes: Sequence[int], events: Iterable[Event[int]]) -> str:
     """The paper's table layout: one line per test, the case taken after it."""
     lines = ["step  configuration     test  case"]
@@ -67,9 +80,7 @@ def render_trace(changes: Sequence[int], events: Iterable[Event[int]]) -> str:
             row = " ".join(str(x) if x in event.configuration else "." for x in changes)
             lines.append(f"{event.number:>4}  {row:<16}  {event.outcome.symbol:<4}")
         elif isinstance(event, Decided):
-            pending += f"  {event.case.value}" + (
-                f" {{{', '.join(map(str, sorted(event.c)))}}}" if len(event.c) <= 4 else ""
-            )
+            pending += "  " + describe(event)
     if pending:
         lines[-1] += pending
     return "\n".join(line.rstrip() for line in lines)

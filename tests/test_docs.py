@@ -1,0 +1,25 @@
+"""docs/algorithm.md shows traces that the code really produces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dd_oracles import monotone, render_trace
+from test_dd import EIGHT, table5_oracle
+from wynot.dd import Event, dd_plus
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "algorithm.md"
+
+
+def trace(oracle) -> str:
+    events: list[Event[int]] = []
+    dd_plus(EIGHT, oracle, observe=events.append)
+    return render_trace(EIGHT, events)
+
+
+def test_algorithm_doc_holds_the_table1_trace() -> None:
+    assert "```\n" + trace(monotone({7})) + "\n```" in DOC.read_text(encoding="utf-8")
+
+
+def test_algorithm_doc_holds_the_table5_6_trace() -> None:
+    assert "```\n" + trace(table5_oracle) + "\n```" in DOC.read_text(encoding="utf-8")
