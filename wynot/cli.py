@@ -1,0 +1,179 @@
+"""The ``wynot`` command line: parse options, show progress, map errors to exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import sys
+import traceback
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+from wynot import __version__
+from wynot.errors import ExitCode, UsageError, WynotError
+from wynot.isolate import Request, Result, TestRecord, isolate
+from wynot.report import render_text, to_json
+from wynot.runner import Commands
+
+EPILOG = """\b
+The test command runs in a scratch checkout of each configuration:
+  exit 0 = PASS, exit 125 = cannot judge (UNRESOLVED), any other exit = FAIL
+  (with --fail-pattern, only if its output matches). A failing --build is UNRESOLVED.
+
+\b
+Exit codes: 0 found and verified, 1 error, 2 usage error, 3 premise does not
+hold (GOOD fails, BAD passes, no differences), 4 no verified minimal result
+(budget spent, everything unresolved), 130 interrupted (rerun to resume).
+Every option can also be set as WYNOT_<OPTION>, e.g. WYNOT_TIMEOUT=60.
+"""
+
+
+class _WynotCommand(click.Command):
+    """Remembers whether the user separated COMMAND with ``--``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["wynot.separator"] = "--" in args
+        return super().parse_args(ctx, args)
+
+
+@click.command(
+    cls=_WynotCommand,
+    context_settings={"auto_envvar_prefix": "WYNOT", "help_option_names": ["-h", "--help"]},
+    epilog=EPILOG,
+)
+@click.argument("good")
+@click.argument("bad")
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("-C", "--repo", type=click.Path(file_okay=False, path_type=Path), default=".",
+              show_default=True, help="Run in the git repository at this path.")
+@click.option("--build", metavar="CMD",
+              help="Build command run before each test (split like a shell would); "
+                   "if it fails the configuration is UNRESOLVED.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Kill build+test after this many seconds; counts as UNRESOLVED.")
+@click.option("--fail-pattern", metavar="REGEX",
+              help="Count a failing test as FAIL only if its output matches REGEX "
+                   "(other failures are UNRESOLVED).")
+@click.option("--patch", "patch_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the isolated changes as a patch that `git apply` accepts on GOOD.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a machine-readable JSON report on stdout instead of the diff.")
+@click.option("--context", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Lines of context when cutting the diff into hunks (git diff -U).")
+@click.option("--max-tests", type=click.IntRange(min=1), metavar="N",
+              help="Stop the search after N tests and report the smallest failing "
+                   "configuration found so far (exit code 4).")
+@click.option("--cache/--no-cache", default=True, show_default=True,
+              help="Reuse outcomes of earlier runs stored in <git-dir>/wynot.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              show_default=True, help="Color the diff.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not show progress on stderr.")
+@click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+@click.version_option(__version__, "--version", prog_name="wynot")
+@click.pass_context
+def wynot(ctx: click.Context, good: str, bad: str, command: tuple[str, ...], **opts: Any) -> None:
+    """Find the smallest set of changes between GOOD and BAD that makes COMMAND fail.
+
+    \b
+    Example:
+      wynot v1.2 v1.3 -- make test
+      git wynot HEAD~20 HEAD --build "make -j4" -- ./run-tests.sh --quick
+
+    GOOD must pass COMMAND and BAD must fail it. wynot cuts the difference into
+    hunks, tests subsets of them in a scratch git worktree (your working tree,
+    index, branches and stash are never touched), and reports the minimal
+    failure-inducing set, verified by testing it alone on GOOD.
+    """
+    if not ctx.meta.get("wynot.separator"):
+        raise click.UsageError("separate the test command with --, e.g. wynot GOOD BAD -- make test")
+    code = _run(good, bad, command, opts)
+    ctx.exit(int(code))
+
+
+def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]) -> ExitCode:
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        request = _request(good, bad, command, opts)
+        progress = _no_progress if opts["quiet"] else _print_progress
+        result = isolate(request, progress)
+        code = ExitCode.FOUND if result.minimal else ExitCode.UNFINISHED
+        _output(result, code, opts)
+        return code
+    except WynotError as error:
+        _error(error.message, error.details)
+        return error.exit_code
+    except KeyboardInterrupt:
+        _error("interrupted; outcomes so far are saved, rerun the same command to resume")
+        return ExitCode.INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the one boundary for unexpected errors
+        if opts["debug"]:
+            traceback.print_exc()
+        _error(f"internal error: {exc!r} (rerun with --debug for the traceback)")
+        return ExitCode.ERROR
+
+
+def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]) -> Request:
+    build = shlex.split(opts["build"]) if opts["build"] else None
+    pattern = None
+    if opts["fail_pattern"] is not None:
+        try:
+            pattern = re.compile(os.fsencode(opts["fail_pattern"]), re.MULTILINE)
+        except re.error as exc:
+            raise UsageError(f"--fail-pattern is not a valid regular expression: {exc}") from exc
+    commands = Commands(test=tuple(command), build=tuple(build) if build else None,
+                        timeout=opts["timeout"], fail_pattern=pattern)
+    return Request(repo=opts["repo"], good=good, bad=bad, commands=commands,
+                   context=opts["context"], max_tests=opts["max_tests"],
+                   use_cache=opts["cache"])
+
+
+def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:
+    if opts["patch_file"] is not None:
+        try:
+            opts["patch_file"].write_bytes(result.patch)
+        except OSError as exc:
+            raise WynotError(f"cannot write the patch to {opts['patch_file']}: {exc}") from exc
+    if opts["as_json"]:
+        click.echo(json.dumps(to_json(result, int(code)), indent=2))
+        return
+    color = {"always": True, "never": False}.get(opts["color"])
+    if color is None:
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    click.echo(render_text(result, color=color), nl=False, color=color)
+
+
+def _print_progress(event: TestRecord | str) -> None:
+    if isinstance(event, str):
+        click.echo(f"wynot: {event}", err=True)
+        return
+    cached = ", cached" if event.cached else ""
+    click.echo(
+        f"wynot: test {event.number:>3} [{event.phase}] {len(event.ids):>5} changes: "
+        f"{event.outcome.name} ({event.reason}, {event.duration:.1f} s{cached})",
+        err=True,
+    )
+
+
+def _no_progress(event: TestRecord | str) -> None:
+    del event
+
+
+def _error(message: str, details: str = "") -> None:
+    click.echo(f"wynot: error: {message}", err=True)
+    if details:
+        click.echo(details.rstrip("\n"), err=True)
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """Console entry point for ``wynot`` and ``git-wynot``."""
+    wynot(prog_name="wynot")

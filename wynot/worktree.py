@@ -1,0 +1,164 @@
+"""The scratch worktree: a ``git worktree`` of GOOD where configurations are built.
+
+It lives in a temporary directory outside the user's working tree and is
+removed (and pruned) when the ``with`` block ends, whatever ends it. Switching
+from one configuration to the next writes only the paths whose state changes.
+Every write checks that no parent of the path is a symlink or a file, so a
+configuration that mixes a symlink from BAD with a directory from GOOD can
+never make wynot write outside the worktree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from wynot.changes import FileState
+from wynot.git import git
+
+SYMLINK_MODE = 0o120000
+GITLINK_MODE = 0o160000
+EXECUTABLE_MODE = 0o100755
+
+
+class UnsafePath(Exception):
+    """A path cannot be written without leaving the worktree or clobbering a directory."""
+
+
+class ScratchWorktree:
+    """A detached worktree of ``good``; ``apply`` brings it to a configuration."""
+
+    def __init__(self, repo: Path, good: str, root: Path, base: Mapping[str, FileState | None]):
+        self.repo = repo
+        self.good = good
+        self.root = root
+        self._current: dict[str, FileState | None] = dict(base)
+
+    def apply(self, states: Mapping[str, FileState | None]) -> int:
+        """Bring every path in ``states`` to its state (None = absent). Returns paths written.
+
+        On any error the worktree is in an unknown state: the next ``apply``
+        rewrites every path it is given.
+        """
+        todo = {p: s for p, s in states.items() if self._current.get(p, _UNKNOWN) != s}
+        if not todo:
+            return 0
+        removals = sorted((p for p, s in todo.items() if s is None), reverse=True)
+        writes = sorted(p for p, s in todo.items() if s is not None)
+        try:
+            for path in removals:
+                self._remove(path)
+                self._current[path] = None
+            for path in removals:
+                self._prune_empty_parents(path)
+            for path in writes:
+                state = todo[path]
+                assert state is not None
+                self._write(path, state)
+                self._current[path] = state
+        except BaseException:
+            self._current.clear()  # unknown: rewrite everything next time
+            raise
+        return len(todo)
+
+    # -- filesystem, relative to root -------------------------------------------------
+
+    def _full(self, path: str) -> Path:
+        parts = Path(path).parts
+        if not parts or Path(path).is_absolute() or ".." in parts or ".git" in parts:
+            raise UnsafePath(f"refusing to write {path!r}")
+        return self.root.joinpath(*parts)
+
+    def _remove(self, path: str) -> None:
+        full = self._full(path)
+        self._check_parents(full, create=False)
+        try:
+            info = full.lstat()
+        except FileNotFoundError:
+            return
+        if stat.S_ISDIR(info.st_mode):
+            shutil.rmtree(full)  # a gitlink's empty directory, or build output
+        else:
+            full.unlink()
+
+    def _prune_empty_parents(self, path: str) -> None:
+        parent = self._full(path).parent
+        while parent != self.root:
+            try:
+                parent.rmdir()
+            except OSError:
+                return
+            parent = parent.parent
+
+    def _write(self, path: str, state: FileState) -> None:
+        full = self._full(path)
+        self._check_parents(full, create=True)
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_ISDIR(full.lstat().st_mode):
+                shutil.rmtree(full)  # build output where a file now goes
+            else:
+                full.unlink()
+        if state.mode == SYMLINK_MODE:
+            os.symlink(os.fsdecode(state.data), full)
+        elif state.mode == GITLINK_MODE:
+            full.mkdir()
+        else:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            perm = 0o755 if state.mode == EXECUTABLE_MODE else 0o644
+            fd = os.open(full, flags, perm)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(state.data)
+            os.chmod(full, perm)  # the umask may have dropped bits
+
+    def _check_parents(self, full: Path, *, create: bool) -> None:
+        """Every directory between root and ``full`` must be a real directory."""
+        current = self.root
+        for part in full.relative_to(self.root).parts[:-1]:
+            current = current / part
+            try:
+                info = current.lstat()
+            except FileNotFoundError:
+                if not create:
+                    return
+                current.mkdir()
+                continue
+            if not stat.S_ISDIR(info.st_mode):
+                kind = "symlink" if stat.S_ISLNK(info.st_mode) else "file"
+                raise UnsafePath(f"{current.relative_to(self.root)} is a {kind}, not a directory")
+
+
+_UNKNOWN = object()  # the state of a path not written yet, or lost after an error
+
+
+@contextlib.contextmanager
+def scratch_worktree(
+    repo: Path, good: str, base: Mapping[str, FileState | None]
+) -> Iterator[ScratchWorktree]:
+    """Create a detached worktree of ``good`` in a new temporary directory.
+
+    ``base`` is the state of the paths the search will touch, in GOOD. The
+    worktree is removed and pruned on exit, also on KeyboardInterrupt and
+    SystemExit (the CLI turns SIGTERM into SystemExit).
+    """
+    parent = Path(tempfile.mkdtemp(prefix="wynot-"))
+    root = parent / "worktree"
+    try:
+        git(repo, "worktree", "add", "--detach", "--quiet", str(root), good)
+        yield ScratchWorktree(repo, good, root, base)
+    finally:
+        remove_worktree(repo, root)
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+def remove_worktree(repo: Path, root: Path) -> None:
+    """Remove a scratch worktree and its administrative files, ignoring errors."""
+    with contextlib.suppress(Exception):
+        git(repo, "worktree", "remove", "--force", "--force", str(root), check=False)
+    shutil.rmtree(root, ignore_errors=True)
+    with contextlib.suppress(Exception):
+        git(repo, "worktree", "prune", check=False)
