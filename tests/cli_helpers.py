@@ -1,0 +1,64 @@
+"""Running the installed ``wynot`` command, and snapshots of a user's repository."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def wynot_argv() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m wynot``."""
+    script = Path(sys.executable).parent / "wynot"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "wynot"]
+
+
+def run_wynot(*args: str, cwd: Path | None = None, timeout: float = 300,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "WYNOT_"))}
+    full_env.update(env or {})
+    return subprocess.run([*wynot_argv(), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=full_env, check=False)
+
+
+def git_out(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def snapshot(repo: Path) -> dict[str, str]:
+    """Everything of a repository that wynot must leave alone, as comparable text.
+
+    Working tree files (tracked, modified and untracked, with their modes),
+    the index file, HEAD, every ref, the stash, and the list of worktrees.
+    wynot's own state directory (.git/wynot) is excluded: it may change.
+    """
+    files = {}
+    for path in sorted(repo.rglob("*")):
+        rel = path.relative_to(repo)
+        if rel.parts[0] == ".git":
+            continue
+        info = path.lstat()
+        if path.is_symlink():
+            digest = "link:" + os.readlink(path)
+        elif path.is_file():
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            digest = "dir"
+        files[str(rel)] = f"{oct(info.st_mode)} {digest}"
+    git_dir = repo / ".git"
+    return {
+        "files": repr(files),
+        "index": hashlib.sha256((git_dir / "index").read_bytes()).hexdigest(),
+        "HEAD": (git_dir / "HEAD").read_text(),
+        "refs": git_out(repo, "for-each-ref", "--format=%(refname) %(objectname)"),
+        "stash": git_out(repo, "stash", "list"),
+        "worktrees": git_out(repo, "worktree", "list", "--porcelain"),
+        "status": git_out(repo, "status", "--porcelain=v2", "--branch", "--untracked-files=all"),
+        "admin": repr(sorted(p.name for p in (git_dir / "worktrees").glob("*")))
+        if (git_dir / "worktrees").exists() else "[]",
+    }
