@@ -104,7 +104,8 @@ def test_usage_errors_exit_2(repo: GitRepo, args, message) -> None:
 def test_hanging_configuration_is_unresolved_not_a_failure(make_repo) -> None:
     # bad has two edits: one makes the test fail, the other makes it hang.
     repo = make_repo("hang")
-    script = b"#!/bin/sh\ngrep -q 1 value.txt || exit 1\ngrep -q hang mode.txt && sleep 30\nexit 0\n"
+    script = (b"#!/bin/sh\ngrep -q 1 value.txt || exit 1\n"
+              b"grep -q hang mode.txt && sleep 30\nexit 0\n")
 
     repo.commit({"value.txt": b"1\n", "mode.txt": b"fast\n", "t.sh": Executable(script)})
     repo.git("tag", "good")

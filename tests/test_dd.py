@@ -6,10 +6,10 @@ import itertools
 from collections.abc import Sequence
 
 import pytest
-from dd_oracles import FAIL, PASS, UNRESOLVED, CountingOracle, implies, monotone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dd_oracles import FAIL, PASS, UNRESOLVED, CountingOracle, implies, monotone
 from wynot import dd as dd_module
 from wynot.dd import (
     Case,

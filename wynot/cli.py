@@ -60,9 +60,9 @@ class _WynotCommand(click.Command):
 @click.option("--fail-pattern", metavar="REGEX",
               help="Count a failing test as FAIL only if its output matches REGEX "
                    "(other failures are UNRESOLVED).")
-@click.option("--patch", "patch_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--patch", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the isolated changes as a patch that `git apply` accepts on GOOD.")
-@click.option("--json", "as_json", is_flag=True,
+@click.option("--json", is_flag=True,
               help="Print a machine-readable JSON report on stdout instead of the diff.")
 @click.option("--context", type=click.IntRange(min=0), default=3, show_default=True,
               help="Lines of context when cutting the diff into hunks (git diff -U).")
@@ -91,7 +91,8 @@ def wynot(ctx: click.Context, good: str, bad: str, command: tuple[str, ...], **o
     failure-inducing set, verified by testing it alone on GOOD.
     """
     if not ctx.meta.get("wynot.separator"):
-        raise click.UsageError("separate the test command with --, e.g. wynot GOOD BAD -- make test")
+        raise click.UsageError(
+            "separate the test command with --, e.g. wynot GOOD BAD -- make test")
     code = _run(good, bad, command, opts)
     ctx.exit(int(code))
 
@@ -134,12 +135,12 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
 
 
 def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:
-    if opts["patch_file"] is not None:
+    if opts["patch"] is not None:
         try:
-            opts["patch_file"].write_bytes(result.patch)
+            opts["patch"].write_bytes(result.patch)
         except OSError as exc:
-            raise WynotError(f"cannot write the patch to {opts['patch_file']}: {exc}") from exc
-    if opts["as_json"]:
+            raise WynotError(f"cannot write the patch to {opts['patch']}: {exc}") from exc
+    if opts["json"]:
         click.echo(json.dumps(to_json(result, int(code)), indent=2))
         return
     color = {"always": True, "never": False}.get(opts["color"])

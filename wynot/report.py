@@ -40,17 +40,18 @@ def render_text(result: Result, *, color: bool) -> str:
 
     count = len(result.changes)
     noun = "change" if count == 1 else "changes"
+    they = "it fails" if count == 1 else "they fail"
     if result.verified and result.minimal:
-        verdict = f"{count} failure-inducing {noun}, verified: applied alone to GOOD, they fail"
+        verdict = f"{count} failure-inducing {noun}, verified: applied alone to GOOD, {they}"
     elif result.verified:
-        verdict = (f"{count} {noun} that fail on GOOD (NOT minimal: the search was stopped "
-                   "before it finished)")
+        verdict = (f"{count} {noun} that make GOOD fail (NOT minimal: the search was "
+                   "stopped before it finished)")
     else:
         verdict = f"{count} {noun} (not verified)"
     lines = [style(f"wynot: {verdict}", bold=True), ""]
     for fd, changes in _by_file(result):
-        lines.append(style(f"--- {_path(fd.old_path)}", bold=True))
-        lines.append(style(f"+++ {_path(fd.new_path)}", bold=True))
+        lines.append(style(f"--- {_path('a/', fd.old_path)}", bold=True))
+        lines.append(style(f"+++ {_path('b/', fd.new_path)}", bold=True))
         for change in changes:
             lines.extend(_render_change(change, fd, style))
         lines.append("")
@@ -59,8 +60,8 @@ def render_text(result: Result, *, color: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _path(path: str | None) -> str:
-    return "/dev/null" if path is None else path
+def _path(prefix: str, path: str | None) -> str:
+    return "/dev/null" if path is None else prefix + path
 
 
 def _by_file(result: Result) -> list[tuple[FileDiff, list[Change]]]:
