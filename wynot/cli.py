@@ -77,7 +77,9 @@ class _WynotCommand(click.Command):
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
 @click.version_option(__version__, "--version", prog_name="wynot")
 @click.pass_context
-def wynot(ctx: click.Context, good: str, bad: str, command: tuple[str, ...], **opts: Any) -> None:
+def wynot(
+    ctx: click.Context, /, good: str, bad: str, command: tuple[str, ...], **opts: Any
+) -> None:
     """Find the smallest set of changes between GOOD and BAD that makes COMMAND fail.
 
     \b

@@ -1,0 +1,189 @@
+"""Configurations as tree states. Pure: no I/O, no git, no subprocess.
+
+A configuration is a set of change ids. Applied to GOOD it gives, for every path
+the diff touches, a :class:`~wynot.changes.FileState` or None (path absent):
+
+- ADD selected: BAD's entry at the new path, else absent.
+- DELETE selected: absent, else GOOD's entry at the old path.
+- TYPE selected: BAD's entry, else GOOD's (with the edits below).
+- otherwise the path is the new one if the RENAME is selected, else the old one
+  (the other path is absent); the content is GOOD's with the selected hunks
+  spliced in by line number (BAD's data if CONTENT is selected), and the mode is
+  BAD's if MODE is selected, else GOOD's.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+from wynot.changes import Change, ChangeKind, Diff, FileDiff, FileState, Hunk
+
+
+class PathConflict(Exception):
+    """A configuration needs ``path`` as a file (or symlink, or gitlink) while
+    ``inner`` needs it as a directory, or two files need the same path
+    (then ``inner == path``). Such a configuration cannot be materialized.
+    """
+
+    def __init__(self, path: str, inner: str) -> None:
+        if path == inner:
+            message = f"two changes put content at {path!r}"
+        else:
+            message = f"{path!r} is needed both as a file and as the directory of {inner!r}"
+        super().__init__(message)
+        self.path = path
+        self.inner = inner
+
+    @property
+    def paths(self) -> tuple[str, str]:
+        """The two paths in conflict."""
+        return self.path, self.inner
+
+
+class ReproductionError(ValueError):
+    """Applying all changes does not give BAD, or applying none does not give GOOD."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Split on b"\\n" only, keeping it; the last line may lack it; b"" gives []."""
+    return io.BytesIO(data).readlines()  # binary streams end lines at b"\n" only
+
+
+@functools.lru_cache(maxsize=16384)
+def _lines(data: bytes) -> tuple[bytes, ...]:
+    """:func:`split_lines`, cached: every configuration splices the same files."""
+    return tuple(split_lines(data))
+
+
+def _first_line(start: int, length: int) -> int:
+    """0-based index where git's range starts (a 0-length range follows line ``start``)."""
+    return start if length == 0 else start - 1
+
+
+def apply_hunks(old: bytes, new: bytes, hunks: Sequence[Hunk]) -> bytes:
+    """Splice ``hunks`` of the diff old -> new into ``old``, by line number.
+
+    Each hunk replaces its old lines by its new lines taken from ``new``; the
+    order of ``hunks`` does not matter. No hunks give ``old`` and all hunks give
+    ``new``, byte for byte. Raises ValueError for overlapping or out-of-range hunks.
+    """
+    if not hunks:
+        return old
+    old_lines, new_lines = _lines(old), _lines(new)
+    pieces: list[bytes] = []
+    pos = 0
+    for hunk in sorted(hunks, key=lambda h: (h.old_start, h.old_len)):
+        start = _first_line(hunk.old_start, hunk.old_len)
+        new_first = _first_line(hunk.new_start, hunk.new_len)
+        if start < pos or start + hunk.old_len > len(old_lines) or new_first < 0 \
+                or new_first + hunk.new_len > len(new_lines):
+            raise ValueError(f"hunk -{hunk.old_start},{hunk.old_len} +{hunk.new_start},"
+                             f"{hunk.new_len} overlaps another or is out of range")
+        pieces.extend(old_lines[pos:start])
+        pieces.extend(new_lines[new_first : new_first + hunk.new_len])
+        pos = start + hunk.old_len
+    pieces.extend(old_lines[pos:])
+    return b"".join(pieces)
+
+
+def file_states(fd: FileDiff, selected: AbstractSet[int]) -> dict[str, FileState | None]:
+    """The state of each path ``fd`` touches when the changes ``selected`` are applied."""
+    chosen = {c.kind: c for c in fd.changes if c.id in selected}
+    if fd.old is None or fd.old_path is None:
+        assert fd.new_path is not None
+        return {fd.new_path: fd.new if ChangeKind.ADD in chosen else None}
+    if fd.new is None or fd.new_path is None:
+        return {fd.old_path: None if ChangeKind.DELETE in chosen else fd.old}
+    if ChangeKind.RENAME in chosen:
+        path, other = fd.new_path, fd.old_path
+    else:
+        path, other = fd.old_path, fd.new_path
+    result: dict[str, FileState | None] = {path: _edited(fd, fd.old, fd.new, chosen, selected)}
+    if other != path:
+        result[other] = None
+    return result
+
+
+def _edited(fd: FileDiff, old: FileState, new: FileState, chosen: dict[ChangeKind, Change],
+            selected: AbstractSet[int]) -> FileState:
+    """GOOD's entry with the selected TYPE, CONTENT, HUNK and MODE changes applied."""
+    if ChangeKind.TYPE in chosen:
+        return new
+    if ChangeKind.CONTENT in chosen:
+        data = new.data
+    elif ChangeKind.HUNK in chosen:
+        hunks = [c.hunk for c in fd.changes if c.hunk is not None and c.id in selected]
+        data = apply_hunks(old.data, new.data, hunks)
+    else:
+        data = old.data
+    mode = new.mode if ChangeKind.MODE in chosen else old.mode
+    if mode == old.mode and data is old.data:
+        return old
+    return FileState(mode, data)
+
+
+def tree_states(diff: Diff, selected: AbstractSet[int]) -> dict[str, FileState | None]:
+    """The state of every path the diff touches under the configuration ``selected``.
+
+    Raises PathConflict when a present path is a proper directory prefix of
+    another present path, or when two files put content at the same path.
+    Untouched paths are GOOD's (and BAD's) and cannot conflict.
+    """
+    states: dict[str, FileState | None] = {}
+    for fd in diff.files:
+        for path, state in file_states(fd, selected).items():
+            if state is None:
+                states.setdefault(path, None)
+            elif states.get(path) is not None:
+                raise PathConflict(path, path)
+            else:
+                states[path] = state
+    present = {path for path, state in states.items() if state is not None}
+    for path in present:
+        slash = path.find("/")
+        while slash != -1:
+            if path[:slash] in present:
+                raise PathConflict(path[:slash], path)
+            slash = path.find("/", slash + 1)
+    return states
+
+
+def side_states(diff: Diff, *, bad: bool) -> dict[str, FileState | None]:
+    """Every path the diff touches, as it is in BAD (``bad=True``) or in GOOD."""
+    states: dict[str, FileState | None] = {}
+    for fd in diff.files:
+        for path in (fd.old_path, fd.new_path):
+            if path is not None:
+                states.setdefault(path, None)
+        path, state = (fd.new_path, fd.new) if bad else (fd.old_path, fd.old)
+        if path is not None and state is not None:
+            states[path] = state
+    return states
+
+
+def check_reproduces(diff: Diff) -> None:
+    """Raise ReproductionError naming the first path where all changes do not give
+    BAD or no changes do not give GOOD. Run it once per diff."""
+    everything = frozenset(change.id for change in diff.changes)
+    for name, selected, bad in (("BAD", everything, True), ("GOOD", frozenset(), False)):
+        got = tree_states(diff, selected)
+        for path, want in side_states(diff, bad=bad).items():
+            if got.get(path) != want:
+                raise ReproductionError(
+                    f"applying {'all' if bad else 'no'} changes to GOOD does not give {name} "
+                    f"at {path!r}: expected {_describe(want)}, got {_describe(got.get(path))}",
+                    path,
+                )
+
+
+def _describe(state: FileState | None) -> str:
+    if state is None:
+        return "no entry"
+    return f"mode {state.mode:o} with {len(state.data)} bytes"
