@@ -58,7 +58,8 @@ def snapshot(repo: Path) -> dict[str, str]:
         "refs": git_out(repo, "for-each-ref", "--format=%(refname) %(objectname)"),
         "stash": git_out(repo, "stash", "list"),
         "worktrees": git_out(repo, "worktree", "list", "--porcelain"),
-        "status": git_out(repo, "status", "--porcelain=v2", "--branch", "--untracked-files=all"),
+        "status": git_out(repo, "--no-optional-locks", "status", "--porcelain=v2", "--branch",
+                          "--untracked-files=all"),
         "admin": repr(sorted(p.name for p in (git_dir / "worktrees").glob("*")))
         if (git_dir / "worktrees").exists() else "[]",
     }

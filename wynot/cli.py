@@ -143,12 +143,19 @@ def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:
         except OSError as exc:
             raise WynotError(f"cannot write the patch to {opts['patch']}: {exc}") from exc
     if opts["json"]:
-        click.echo(json.dumps(to_json(result, int(code)), indent=2))
+        _write_stdout(json.dumps(to_json(result, int(code)), indent=2) + "\n")
         return
     color = {"always": True, "never": False}.get(opts["color"])
     if color is None:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_text(result, color=color), nl=False, color=color)
+    _write_stdout(render_text(result, color=color))
+
+
+def _write_stdout(text: str) -> None:
+    """Write text that may hold surrogate-escaped bytes (non-UTF-8 paths, content)."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+    sys.stdout.buffer.flush()
 
 
 def _print_progress(event: TestRecord | str) -> None:

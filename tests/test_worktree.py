@@ -1,0 +1,138 @@
+"""The scratch worktree: exact states, only changed paths written, never outside."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import stat
+from pathlib import Path
+
+from conftest import DiffRepo, GitRepo, Symlink
+from wynot.changes import EXECUTABLE, GITLINK, SYMLINK, FileState, read_diff
+from wynot.patch import PathConflict, tree_states
+from wynot.worktree import ScratchWorktree, scratch_worktree
+
+
+def assert_matches(root: Path, states: dict[str, FileState | None]) -> None:
+    for path, state in states.items():
+        full = root / path
+        if state is None:  # no file or link there; a directory may hold other paths
+            absent = not os.path.lexists(full) or (full.is_dir() and not full.is_symlink())
+            assert absent, f"{path} should be absent"
+        elif state.mode == SYMLINK:
+            assert os.readlink(full) == os.fsdecode(state.data), path
+        elif state.mode == GITLINK:
+            assert full.is_dir() and not full.is_symlink(), path
+        else:
+            info = full.lstat()
+            assert stat.S_ISREG(info.st_mode), path
+            assert full.read_bytes() == state.data, path
+            assert bool(info.st_mode & 0o100) == (state.mode == EXECUTABLE), path
+
+
+def worktrees(repo: GitRepo) -> list[str]:
+    listed = repo.text("worktree", "list", "--porcelain")
+    return [line for line in listed.splitlines() if line.startswith("worktree ")]
+
+
+def test_random_configurations_are_written_exactly(diff_repo: DiffRepo) -> None:
+    repo = diff_repo.repo
+    diff = read_diff(repo.path, diff_repo.good, diff_repo.bad)
+    ids = [c.id for c in diff.changes]
+    rng = random.Random(5)
+    configs = [frozenset(ids), frozenset()] + [
+        frozenset(rng.sample(ids, rng.randint(1, len(ids) - 1))) for _ in range(40)
+    ]
+    configs.append(frozenset(ids))
+    conflicts = 0
+    with scratch_worktree(repo.path, diff.good, tree_states(diff, frozenset())) as worktree:
+        root = worktree.root
+        assert worktrees(repo)[1:] == [f"worktree {root}"]
+        for config in configs:
+            try:
+                states = tree_states(diff, config)
+            except PathConflict:
+                conflicts += 1
+                continue
+            worktree.apply(states)
+            assert_matches(root, states)
+        # Applying everything reproduces BAD exactly, untouched files included.
+        for path, (mode, data) in repo.files(diff.bad).items():
+            assert_matches(root, {path: FileState(mode, data)})
+    assert not root.exists()
+    assert worktrees(repo)[1:] == []
+    assert 0 < conflicts < len(configs)
+
+
+def test_only_changed_paths_are_written(diff_repo: DiffRepo) -> None:
+    repo = diff_repo.repo
+    diff = read_diff(repo.path, diff_repo.good, diff_repo.bad)
+    many = [c.id for c in diff.changes if c.path == "many.txt"]
+    base = tree_states(diff, frozenset())
+    with scratch_worktree(repo.path, diff.good, base) as worktree:
+        assert worktree.apply(tree_states(diff, frozenset(many[:1]))) == 1
+        assert worktree.apply(tree_states(diff, frozenset(many[:1]))) == 0
+        assert worktree.apply(tree_states(diff, frozenset(many[:2]))) == 1
+        assert worktree.apply(base) == 1
+
+
+def test_symlink_from_bad_never_leads_writes_outside(make_repo, tmp_path: Path) -> None:
+    """GOOD has directories d/ and e/; BAD turns d into a symlink to a directory
+    outside the worktree and e into a file; every configuration, in an order
+    that visits every transition, leaves the outside directory empty."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo = make_repo("escape")
+    good = repo.commit({"d/x": b"x\n", "d/y": b"y\n", "e/z": b"z\n", "f.txt": b"1\n"})
+    bad = repo.commit({"d": Symlink(str(outside)), "e": b"e is a file\n",
+                       "d2/x": b"x\n", "f.txt": b"2\n"})
+    diff = read_diff(repo.path, good, bad)
+    ids = [c.id for c in diff.changes]
+    assert len(ids) >= 6
+    subsets = [frozenset(s) for k in range(len(ids) + 1) for s in itertools.combinations(ids, k)]
+    order = subsets + subsets[::-1] + random.Random(1).sample(subsets, len(subsets))
+    written = 0
+    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
+        for config in order:
+            try:
+                states = tree_states(diff, config)
+            except PathConflict:
+                continue
+            worktree.apply(states)
+            written += 1
+            assert_matches(worktree.root, states)
+            assert list(outside.iterdir()) == []
+    assert written > len(subsets) // 2
+
+
+def test_unsafe_parent_is_refused(make_repo, tmp_path: Path) -> None:
+    outside = tmp_path / "outside2"
+    outside.mkdir()
+    repo = make_repo("unsafe")
+    good = repo.commit({"f.txt": b"1\n"})
+    with scratch_worktree(repo.path, good, {}) as worktree:
+        (worktree.root / "link").symlink_to(outside)
+        try:
+            worktree.apply({"link/evil.txt": FileState(0o100644, b"x")})
+        except Exception as error:  # noqa: BLE001
+            assert "symlink, not a directory" in str(error)
+        else:
+            raise AssertionError("wrote through a symlink")
+        assert list(outside.iterdir()) == []
+        assert isinstance(worktree, ScratchWorktree)
+
+
+def test_every_file_kind_end_to_end(diff_repo: DiffRepo) -> None:
+    """The CLI isolates one hunk among every kind of change, and prints
+    non-UTF-8 names and content without crashing."""
+    from cli_helpers import run_wynot
+
+    repo = diff_repo.repo
+    repo.git("tag", "good", diff_repo.good)
+    repo.git("tag", "bad", diff_repo.bad)
+    target = "dir with space/\xfcn\xefcode.txt"
+    result = run_wynot("good", "bad", "--", "grep", "-q", "stra\xdfe", target, cwd=repo.path)
+    assert result.returncode == 0, result.stderr
+    assert f"+++ b/{target}" in result.stdout
+    assert "1 of " in result.stdout
