@@ -1,0 +1,53 @@
+"""End to end: the installed CLI on every sample repository finds the expected changes."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import run_wynot
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
+
+
+def _load_make_repo():
+    spec = importlib.util.spec_from_file_location("sample_make_repo", SAMPLES / "make_repo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+samples = _load_make_repo()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", samples.sample_names())
+def test_wynot_isolates_the_expected_changes(name: str, tmp_path: Path) -> None:
+    case = samples.load_case(name)
+    repo = samples.make_repo(name, tmp_path / name)
+    patch = tmp_path / "found.patch"
+    args = ["good", "bad", "--json", "--patch", str(patch), *case.get("options", [])]
+    if case.get("build"):
+        args += ["--build", shlex.join(case["build"])]
+    result = run_wynot(*args, "--", *case["test"], cwd=repo, timeout=600)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert sorted(c["label"] for c in report["changes"]) == sorted(case["expected"])
+    assert report["verified"] and report["minimal"]
+
+    # The patch applies to GOOD and makes the test fail there, on its own.
+    check = tmp_path / "check"
+    subprocess.run(["git", "-C", str(repo), "worktree", "add", "-q", "--detach", str(check),
+                    "good"], check=True)
+    subprocess.run(["git", "-C", str(check), "apply", "--check", str(patch)], check=True)
+    subprocess.run(["git", "-C", str(check), "apply", str(patch)], check=True)
+    if case.get("build"):
+        subprocess.run(case["build"], cwd=check, check=True, capture_output=True)
+    outcome = subprocess.run(case["test"], cwd=check, capture_output=True, check=False)
+    assert outcome.returncode not in (0, 125), outcome.stdout
