@@ -17,9 +17,11 @@ import click
 
 from wynot import __version__
 from wynot.errors import ExitCode, UsageError, WynotError
-from wynot.isolate import Request, Result, TestRecord, isolate
+from wynot.grouping import parse_criteria
+from wynot.isolate import Request, Result, isolate
 from wynot.report import render_text, to_json
 from wynot.runner import Commands
+from wynot.tester import TestRecord
 
 EPILOG = """\b
 The test command runs in a scratch checkout of each configuration:
@@ -69,6 +71,21 @@ class _WynotCommand(click.Command):
 @click.option("--max-tests", type=click.IntRange(min=1), metavar="N",
               help="Stop the search after N tests and report the smallest failing "
                    "configuration found so far (exit code 4).")
+@click.option("--group", default="dir,file,syntax,lexical", show_default=True,
+              metavar="CRITERIA",
+              help="Keep related changes together while searching: a comma list of dir, "
+                   "file, syntax (same function or class), lexical (shared identifiers); "
+                   "'none' searches the hunks in diff order.")
+@click.option("--predict/--no-predict", default=True, show_default=True,
+              help="Order changes so definitions come before their uses, and answer "
+                   "configurations that miss a needed definition as UNRESOLVED without "
+                   "running them.")
+@click.option("--resolve/--no-resolve", default=True, show_default=True,
+              help="When a configuration does not build or import, add the changes that "
+                   "define the identifiers its errors name, and retry.")
+@click.option("--resolve-pattern", multiple=True, metavar="REGEX",
+              help="Extra regular expression whose first group names a missing identifier "
+                   "in build errors (repeatable).")
 @click.option("--cache/--no-cache", default=True, show_default=True,
               help="Reuse outcomes of earlier runs stored in <git-dir>/wynot.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
@@ -131,9 +148,19 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
             raise UsageError(f"--fail-pattern is not a valid regular expression: {exc}") from exc
     commands = Commands(test=tuple(command), build=tuple(build) if build else None,
                         timeout=opts["timeout"], fail_pattern=pattern)
+    try:
+        criteria = parse_criteria(opts["group"])
+    except ValueError as exc:
+        raise UsageError(f"--group: {exc}") from exc
+    for extra in opts["resolve_pattern"]:
+        try:
+            re.compile(extra)
+        except re.error as exc:
+            raise UsageError(f"--resolve-pattern {extra!r} is not valid: {exc}") from exc
     return Request(repo=opts["repo"], good=good, bad=bad, commands=commands,
                    context=opts["context"], max_tests=opts["max_tests"],
-                   use_cache=opts["cache"])
+                   use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
+                   resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]))
 
 
 def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:
@@ -162,10 +189,10 @@ def _print_progress(event: TestRecord | str) -> None:
     if isinstance(event, str):
         click.echo(f"wynot: {event}", err=True)
         return
-    cached = ", cached" if event.cached else ""
+    source = "" if event.ran else f", {event.source}"
     click.echo(
         f"wynot: test {event.number:>3} [{event.phase}] {len(event.ids):>5} changes: "
-        f"{event.outcome.name} ({event.reason}, {event.duration:.1f} s{cached})",
+        f"{event.outcome.name} ({event.reason}, {event.duration:.1f} s{source})",
         err=True,
     )
 

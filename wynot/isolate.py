@@ -1,8 +1,8 @@
-"""The main job: verify the premise, diff, search, verify the answer.
+"""The main job: premise, diff, group, search, label, verify.
 
 :func:`isolate` turns a :class:`Request` into a :class:`Result`. It does no
-printing: progress goes to the ``progress`` callback as :class:`TestRecord`
-values and short status strings.
+printing: progress goes to the ``progress`` callback as
+:class:`~wynot.tester.TestRecord` values and short status strings.
 """
 
 from __future__ import annotations
@@ -10,18 +10,27 @@ from __future__ import annotations
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key, state_dir
+from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff, read_diff
 from wynot.dd import Outcome, SearchStopped, dd_plus
-from wynot.errors import CommandNotFoundError, PremiseError, UnfinishedError, WynotError
+from wynot.depends import Dependencies, derive
+from wynot.errors import CommandNotFoundError, PremiseError, UnfinishedError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
-from wynot.patch import PathConflict, check_reproduces, tree_states
-from wynot.runner import Commands, Reason, output_tail, run_configuration
-from wynot.worktree import ScratchWorktree, UnsafePath, scratch_worktree
+from wynot.grouping import Plan, make_plan
+from wynot.oracle import SearchOracle
+from wynot.patch import check_reproduces, tree_states
+from wynot.resolve import Resolver, is_construction_failure
+from wynot.runner import Commands, Reason, output_tail
+from wynot.symbols import change_symbols
+from wynot.tester import Progress, Tester, TestRecord
+from wynot.worktree import scratch_worktree
+
+DEFAULT_CRITERIA = ("dir", "file", "syntax", "lexical")
+CAUSE, CONTEXT = "cause", "context"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,20 +44,10 @@ class Request:
     context: int = 3
     max_tests: int | None = None
     use_cache: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class TestRecord:
-    """One test: which configuration, how it ended, and whether it really ran."""
-
-    number: int
-    phase: str  # "premise", "search" or "verify"
-    ids: frozenset[int]
-    outcome: Outcome
-    reason: str
-    duration: float
-    output: str
-    cached: bool
+    criteria: tuple[str, ...] = DEFAULT_CRITERIA
+    predict: bool = True
+    resolve: bool = True
+    resolve_patterns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +58,7 @@ class Result:
     bad_name: str
     diff: Diff
     changes: tuple[Change, ...]
+    roles: dict[int, str]  # change id -> CAUSE (removing it makes the test pass) or CONTEXT
     minimal: bool
     tests: tuple[TestRecord, ...]
     elapsed: float
@@ -68,9 +68,6 @@ class Result:
     @property
     def verified(self) -> bool:
         return any(t.phase == "verify" and t.outcome is Outcome.FAIL for t in self.tests)
-
-
-Progress = Callable[[TestRecord | str], None]
 
 
 def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
@@ -87,6 +84,9 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     check_reproduces(diff)
     progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
              f"{request.good} ({good[:12]}) and {request.bad} ({bad[:12]})")
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    deps = derive(symbols) if request.predict else Dependencies()
+    plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern)
@@ -95,9 +95,18 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     log = RunLog(state / "runs")
     try:
         with scratch_worktree(info.toplevel, good, tree_states(diff, frozenset())) as worktree:
-            tester = _Tester(diff, worktree, request, cache if request.use_cache else None,
-                             key, log, progress)
-            chosen, minimal = _search(tester, request, diff)
+            tester = Tester(diff, worktree, request.commands,
+                            cache if request.use_cache else None, key, log, progress)
+            _check_premise(tester, request, frozenset(), "GOOD", Outcome.PASS)
+            bad_record = _check_premise(tester, request, frozenset(plan.order), "BAD",
+                                        Outcome.FAIL)
+            resolver = Resolver(symbols, request.resolve_patterns) if request.resolve else None
+            oracle = SearchOracle(
+                tester, deps, resolver, request.predict, request.resolve_patterns,
+                failure_looks_like_build_error=is_construction_failure(
+                    bad_record.output_text(), request.resolve_patterns))
+            chosen, minimal = _search(tester, request, plan, oracle)
+            chosen, roles = _label(tester, chosen)
             verdict = tester.run(chosen, "verify", use_cache=False)
             if verdict.outcome is not Outcome.FAIL:
                 raise UnfinishedError(
@@ -109,30 +118,25 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     patch = export_patch(info.toplevel, good, tree_states(diff, chosen))
     return Result(
         good=good, bad=bad, good_name=request.good, bad_name=request.bad, diff=diff,
-        changes=tuple(c for c in diff.changes if c.id in chosen), minimal=minimal,
-        tests=tuple(tester.records), elapsed=time.monotonic() - started, patch=patch,
-        run_dir=log.dir,
+        changes=tuple(c for c in diff.changes if c.id in chosen), roles=roles,
+        minimal=minimal, tests=tuple(tester.records), elapsed=time.monotonic() - started,
+        patch=patch, run_dir=log.dir,
     )
 
 
-def _search(tester: _Tester, request: Request, diff: Diff) -> tuple[frozenset[int], bool]:
-    """Check the premise, then run dd+. Returns (changes found, minimal)."""
-    everything = frozenset(c.id for c in diff.changes)
-    _check_premise(tester, frozenset(), "GOOD", request.good, Outcome.PASS)
-    _check_premise(tester, everything, "BAD", request.bad, Outcome.FAIL)
-    ids = [c.id for c in diff.changes]
-    if len(ids) == 1:
+def _search(tester: Tester, request: Request, plan: Plan,
+            oracle: Callable[[frozenset[int]], Outcome]) -> tuple[frozenset[int], bool]:
+    """Run dd+ in the plan's order. Returns (changes found, minimal)."""
+    everything = frozenset(plan.order)
+    if len(everything) == 1:
         return everything, True
     budget = request.max_tests
 
     def stop() -> bool:
-        return budget is not None and tester.real_runs("search") >= budget
-
-    def oracle(config: frozenset[int]) -> Outcome:
-        return tester.run(config, "search").outcome
+        return budget is not None and tester.runs("search") >= budget
 
     try:
-        found = dd_plus(ids, oracle, stop=stop, standalone=True)
+        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop, standalone=True)
     except SearchStopped as stopped:
         tester.progress(f"budget of {budget} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
@@ -145,19 +149,50 @@ def _search(tester: _Tester, request: Request, diff: Diff) -> tuple[frozenset[in
     return frozenset(found), True
 
 
-def _check_premise(tester: _Tester, ids: frozenset[int], side: str, name: str,
-                   expected: Outcome) -> None:
+def _label(tester: Tester, chosen: frozenset[int]) -> tuple[frozenset[int], dict[int, str]]:
+    """Test the answer without each of its changes, for real.
+
+    Removing a cause makes the test PASS; removing context the cause needs
+    makes it UNRESOLVED. A change whose removal still FAILS is not needed and
+    is dropped, which makes the answer 1-minimal.
+    """
+    roles: dict[int, str] = {}
+    while True:
+        for change in sorted(chosen):
+            if change in roles:
+                continue
+            rest = chosen - {change}
+            outcome = _known_or_run(tester, rest, "label")
+            if outcome is Outcome.FAIL and rest:
+                chosen, roles = rest, {}
+                break
+            roles[change] = CAUSE if outcome is Outcome.PASS else CONTEXT
+        else:
+            return chosen, roles
+
+
+def _known_or_run(tester: Tester, ids: frozenset[int], phase: str) -> Outcome:
+    """The outcome of ``ids`` from an earlier real run of this search, else a new run."""
+    for record in tester.records:
+        if record.ids == ids and record.source in ("run", "cache") and record.resolving is None:
+            return record.outcome
+    return tester.run(ids, phase).outcome
+
+
+def _check_premise(tester: Tester, request: Request, ids: frozenset[int], side: str,
+                   expected: Outcome) -> TestRecord:
     record = tester.run(ids, "premise")
     if record.outcome is expected:
-        return
-    command = shlex.join(tester.request.commands.test)
-    if tester.request.commands.build:
-        command = shlex.join(tester.request.commands.build) + " && " + command
+        return record
+    name = request.good if side == "GOOD" else request.bad
+    command = shlex.join(request.commands.test)
+    if request.commands.build:
+        command = shlex.join(request.commands.build) + " && " + command
     if record.reason in (Reason.NOT_FOUND.value, Reason.NOT_EXECUTABLE.value):
         raise CommandNotFoundError(
-            f"{record.reason}: {shlex.join(tester.request.commands.test[:1])} "
+            f"{record.reason}: {shlex.join(request.commands.test[:1])} "
             f"(it runs in a checkout of {side}, with that checkout as working directory)",
-            details=record.output)
+            details=record.output_text())
     if record.outcome is Outcome.UNRESOLVED:
         what = f"{side} ({name}) cannot be tested: {record.reason}"
     elif expected is Outcome.PASS:
@@ -167,7 +202,7 @@ def _check_premise(tester: _Tester, ids: frozenset[int], side: str, name: str,
     sha = tester.diff.good if side == "GOOD" else tester.diff.bad
     rerun = (f"git worktree add --detach /tmp/wynot-check {sha[:12]} && cd /tmp/wynot-check && "
              f"{command}   (then: git worktree remove --force /tmp/wynot-check)")
-    tail = output_tail(Path(record.output))
+    tail = output_tail(Path(record.output)) if record.output else ""
     raise PremiseError(what, details=(
         f"command: {command}\noutput ({record.output}), last lines:\n{_indent(tail)}\n"
         f"rerun by hand: {rerun}"))
@@ -175,54 +210,3 @@ def _check_premise(tester: _Tester, ids: frozenset[int], side: str, name: str,
 
 def _indent(text: str) -> str:
     return "\n".join("    " + line for line in text.splitlines()) or "    (no output)"
-
-
-@dataclass
-class _Tester:
-    """Runs configurations in the scratch worktree, through the cache, into the log."""
-
-    diff: Diff
-    worktree: ScratchWorktree
-    request: Request
-    cache: OutcomeCache | None
-    key: str
-    log: RunLog
-    progress: Progress
-    records: list[TestRecord] = field(default_factory=list)
-
-    def real_runs(self, phase: str) -> int:
-        return sum(1 for r in self.records if r.phase == phase and not r.cached)
-
-    def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True) -> TestRecord:
-        number = len(self.records) + 1
-        cached = self.cache.get(self.key, ids) if self.cache and use_cache else None
-        if cached is not None:
-            record = TestRecord(number, phase, ids, cached.outcome, cached.reason,
-                                cached.duration, cached.output, cached=True)
-        else:
-            record = self._execute(number, phase, ids)
-            if self.cache is not None:
-                self.cache.put(self.key, ids, CachedOutcome(
-                    record.outcome, record.reason, record.duration, record.output))
-        self.records.append(record)
-        self.log.record(number=number, phase=phase, outcome=record.outcome.value,
-                        reason=record.reason, duration=round(record.duration, 3),
-                        cached=record.cached, output=record.output,
-                        changes=[c.label for c in self.diff.changes if c.id in ids])
-        self.progress(record)
-        return record
-
-    def _execute(self, number: int, phase: str, ids: frozenset[int]) -> TestRecord:
-        output = self.log.output_path(number)
-        try:
-            self.worktree.apply(tree_states(self.diff, ids))
-        except (PathConflict, UnsafePath) as conflict:
-            output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
-            return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
-                              0.0, str(output), cached=False)
-        result = run_configuration(self.worktree.root, self.request.commands, output)
-        return TestRecord(number, phase, ids, result.outcome, result.reason.value,
-                          result.duration, str(output), cached=False)
-
-
-__all__ = ["Request", "Result", "TestRecord", "WynotError", "isolate"]

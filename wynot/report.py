@@ -10,25 +10,30 @@ import click
 
 from wynot.changes import Change, ChangeKind, FileDiff
 from wynot.dd import Outcome
-from wynot.isolate import Result
+from wynot.isolate import CAUSE, Result
+from wynot.tester import CACHED, CONFLICT, PREDICTED
 
 JSON_SCHEMA_VERSION = 1
 
 
 def summary_line(result: Result) -> str:
     """Changes found, tests by outcome and phase, cache hits, time."""
-    real = [t for t in result.tests if not t.cached]
+    real = [t for t in result.tests if t.ran]
     by_outcome = Counter(t.outcome for t in real)
     phases = Counter(t.phase for t in real)
-    cached = len(result.tests) - len(real)
+    sources = Counter(t.source for t in result.tests)
     parts = [
         f"{len(result.changes)} of {len(result.diff.changes)} changes",
         f"{len(real)} tests run (premise {phases['premise']}, search {phases['search']}, "
-        f"verify {phases['verify']}): {by_outcome[Outcome.PASS]} pass, "
-        f"{by_outcome[Outcome.FAIL]} fail, {by_outcome[Outcome.UNRESOLVED]} unresolved",
+        f"label {phases['label']}, verify {phases['verify']}): "
+        f"{by_outcome[Outcome.PASS]} pass, {by_outcome[Outcome.FAIL]} fail, "
+        f"{by_outcome[Outcome.UNRESOLVED]} unresolved",
     ]
-    if cached:
-        parts.append(f"{cached} answered from the cache")
+    for source, words in ((PREDICTED, "predicted unresolved without running"),
+                          (CONFLICT, "not writable (path conflicts)"),
+                          (CACHED, "answered from the cache")):
+        if sources[source]:
+            parts.append(f"{sources[source]} {words}")
     parts.append(f"{result.elapsed:.1f} s")
     return "; ".join(parts)
 
@@ -53,6 +58,7 @@ def render_text(result: Result, *, color: bool) -> str:
         lines.append(style(f"--- {_path('a/', fd.old_path)}", bold=True))
         lines.append(style(f"+++ {_path('b/', fd.new_path)}", bold=True))
         for change in changes:
+            lines.append(style(_role_line(result, change), fg="yellow"))
             lines.extend(_render_change(change, fd, style))
         lines.append("")
     lines.append(summary_line(result))
@@ -62,6 +68,17 @@ def render_text(result: Result, *, color: bool) -> str:
 
 def _path(prefix: str, path: str | None) -> str:
     return "/dev/null" if path is None else prefix + path
+
+
+def _role_line(result: Result, change: Change) -> str:
+    role = result.roles.get(change.id)
+    if role == CAUSE:
+        what = "cause: without it the test passes"
+    elif role is not None:
+        what = "context: without it the test cannot run (needed to build)"
+    else:
+        what = "not labelled"
+    return f"# {change.label} - {what}"
 
 
 def _by_file(result: Result) -> list[tuple[FileDiff, list[Change]]]:
@@ -97,11 +114,11 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
         "minimal": result.minimal,
         "verified": result.verified,
         "total_changes": len(result.diff.changes),
-        "changes": [_change_json(c) for c in result.changes],
+        "changes": [_change_json(c, result.roles.get(c.id)) for c in result.changes],
         "tests": [
             {"number": t.number, "phase": t.phase, "outcome": t.outcome.value,
-             "reason": t.reason, "duration": round(t.duration, 3), "cached": t.cached,
-             "changes": len(t.ids), "output": t.output}
+             "reason": t.reason, "duration": round(t.duration, 3), "source": t.source,
+             "ran": t.ran, "changes": len(t.ids), "output": t.output}
             for t in result.tests
         ],
         "summary": summary_line(result),
@@ -110,9 +127,10 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
     }
 
 
-def _change_json(change: Change) -> dict[str, Any]:
+def _change_json(change: Change, role: str | None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": change.id, "label": change.label, "path": change.path, "kind": change.kind.value,
+        "role": role,
     }
     if change.hunk is not None:
         entry.update(old_start=change.hunk.old_start, old_lines=change.hunk.old_len,

@@ -1,0 +1,127 @@
+"""Dependencies between changes, for predicted outcomes (WYNOT paper, section 6).
+
+``a -> b`` means "a configuration that applies ``a`` without ``b`` cannot
+build". Two rules derive them from :mod:`wynot.symbols`, and the
+failure-resolution loop adds the ones it learns from build errors:
+
+* *use needs definition*: a change that mentions a name on its BAD side needs
+  the change that newly defines that name;
+* *removal needs all users gone*: a change that removes a definition needs
+  every change that stops mentioning that name.
+
+Names defined or removed by many changes (``run``, ``name``) say nothing about
+a particular change and are ignored. Everything here is pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from wynot.symbols import Symbols
+
+MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
+MAX_DROPPERS = 200    # a removed name mentioned by more changes than this is too common
+
+
+@dataclass
+class Dependencies:
+    """A directed graph over change ids; ``needs[a]`` are the changes ``a`` needs."""
+
+    needs: dict[int, set[int]] = field(default_factory=dict)
+
+    def add(self, a: int, b: int) -> bool:
+        """Record ``a -> b``; True if it is new."""
+        if a == b or b in self.needs.get(a, ()):
+            return False
+        self.needs.setdefault(a, set()).add(b)
+        return True
+
+    def closure(self, config: Iterable[int]) -> frozenset[int]:
+        """The smallest superset of ``config`` that is closed under the dependencies."""
+        closed = set(config)
+        todo = list(closed)
+        while todo:
+            for b in self.needs.get(todo.pop(), ()):
+                if b not in closed:
+                    closed.add(b)
+                    todo.append(b)
+        return frozenset(closed)
+
+    def is_closed(self, config: frozenset[int]) -> bool:
+        return all(b in config for a in config for b in self.needs.get(a, ()))
+
+    def components(self, nodes: Iterable[int]) -> list[list[int]]:
+        """Strongly connected components (Tarjan), each sorted, in reverse topological
+        order: a component comes after every component it needs."""
+        return _tarjan(sorted(nodes), self.needs)
+
+
+def derive(symbols: Mapping[int, Symbols]) -> Dependencies:
+    """The dependencies that identifiers reveal."""
+    deps = Dependencies()
+    definers: dict[str, list[int]] = {}
+    droppers: dict[str, list[int]] = {}
+    for cid, sym in symbols.items():
+        for name in sym.defined:
+            definers.setdefault(name, []).append(cid)
+        for name in sym.dropped:
+            droppers.setdefault(name, []).append(cid)
+    definers = {n: ids for n, ids in definers.items() if len(ids) <= MAX_DEFINERS}
+    for cid, sym in symbols.items():
+        for name in sym.used:
+            for definer in definers.get(name, ()):
+                deps.add(cid, definer)
+        for name in sym.undefined:
+            users = droppers.get(name, ())
+            if len(users) <= MAX_DROPPERS:
+                for user in users:
+                    deps.add(cid, user)
+    return deps
+
+
+def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
+    """Iterative Tarjan's algorithm restricted to ``nodes``."""
+    inside = set(nodes)
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    result: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(b for b in needs.get(root, ()) if b in inside)))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(
+                        b for b in needs.get(child, ()) if b in inside))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                result.append(sorted(component))
+    return result

@@ -1,0 +1,256 @@
+"""Keep related changes together: search order and a grouping-aware split.
+
+Each change gets a *location key*, coarse to fine, from the chosen criteria:
+
+* ``dir``: every directory above the file (``net``, ``net/http``),
+* ``file``: the file (a renamed file's two paths count as one),
+* ``syntax``: the enclosing function or class (Python's ``ast`` for ``.py``
+  files, git's hunk header for other languages),
+
+and a *unit*: changes that must stay together. ``lexical`` joins hunks of one
+file that share a rare identifier; dependency cycles found by
+:mod:`wynot.depends` (a renamed function's definition and its callers) join
+across files.
+
+The search order puts units after the units they need (definitions before
+uses), else in diff order. :meth:`Plan.split` cuts a run of changes into ``n``
+near-equal parts, choosing around each ideal cut point the coarsest boundary:
+between top-level directories rather than files, files rather than functions,
+and never inside a unit while another boundary is near. Pure.
+"""
+
+from __future__ import annotations
+
+import ast
+import heapq
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from wynot.changes import Change, Diff, FileDiff
+from wynot.dd import split_evenly
+from wynot.depends import Dependencies, _tarjan
+from wynot.symbols import Symbols
+
+CRITERIA = ("dir", "file", "syntax", "lexical")
+MAX_SHARERS = 4  # a token shared by more hunks of a file than this is not a link
+_UNIT_BOUNDARY = 10_000  # strength of a cut inside a unit: the weakest there is
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The search order of change ids and how to split runs of it."""
+
+    order: tuple[int, ...]
+    keys: Mapping[int, tuple[str, ...]]
+    units: Mapping[int, int]
+    grouped: bool
+
+    def split(self, seq: Sequence[int], n: int) -> list[Sequence[int]]:
+        """Cut ``seq`` (a run in search order) into ``min(n, len(seq))`` parts."""
+        if not self.grouped or len(seq) <= n:
+            return split_evenly(seq, n)
+        strengths = [self._strength(seq[i - 1], seq[i]) for i in range(1, len(seq))]
+        cuts: list[int] = []
+        size = len(seq) / n
+        for k in range(1, n):
+            ideal = round(k * size)
+            earliest = cuts[-1] + 1 if cuts else 1  # every part keeps at least one change
+            latest = len(seq) - (n - k)
+            low = max(earliest, ideal - int(size / 3))
+            high = min(latest, ideal + int(size / 3))
+            if low > high:
+                low = high = min(max(ideal, earliest), latest)
+            best = min(range(low, high + 1),
+                       key=lambda i: (strengths[i - 1], abs(i - ideal)))
+            cuts.append(best)
+        bounds = [0, *cuts, len(seq)]
+        return [seq[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+
+    def _strength(self, a: int, b: int) -> int:
+        """How coarse the boundary between neighbours a and b is (0 = coarsest)."""
+        if self.units[a] == self.units[b]:
+            return _UNIT_BOUNDARY
+        key_a, key_b = self.keys[a], self.keys[b]
+        for level, (x, y) in enumerate(zip(key_a, key_b, strict=False)):
+            if x != y:
+                return level
+        return min(len(key_a), len(key_b))
+
+
+def parse_criteria(text: str) -> tuple[str, ...]:
+    """``"dir,file"`` -> ("dir", "file"); ``"none"`` -> (); ValueError if unknown."""
+    if text.strip() in ("", "none"):
+        return ()
+    chosen = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [c for c in chosen if c not in CRITERIA]
+    if unknown:
+        raise ValueError(f"unknown grouping criteria {', '.join(unknown)} "
+                         f"(choose from {', '.join(CRITERIA)} or none)")
+    return chosen
+
+
+def make_plan(
+    diff: Diff,
+    criteria: Sequence[str],
+    symbols: Mapping[int, Symbols],
+    deps: Dependencies | None = None,
+) -> Plan:
+    """Order and group the changes of ``diff``."""
+    changes = diff.changes
+    keys = {c.id: _location(c, diff.files[c.file], criteria) for c in changes}
+    units = _Union([c.id for c in changes])
+    if "lexical" in criteria:
+        _join_lexical(changes, symbols, units)
+    if deps is not None:
+        for component in deps.components(c.id for c in changes):
+            for member in component[1:]:
+                units.join(component[0], member)
+    unit_of = {c.id: units.find(c.id) for c in changes}
+    order, unit_of = _order(changes, unit_of, deps)
+    return Plan(order=order, keys=keys, units=unit_of,
+                grouped=bool(criteria) or deps is not None)
+
+
+def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[str, ...]:
+    key: list[str] = []
+    path = fd.new_path or fd.old_path or change.path
+    if "dir" in criteria:
+        parts = path.split("/")[:-1]
+        key.extend("/".join(parts[: i + 1]) for i in range(len(parts)))
+    if "file" in criteria:
+        key.append(f"file:{fd.index}")
+    if "syntax" in criteria:
+        key.append("def:" + _enclosing(change, fd))
+    return tuple(key)
+
+
+def _enclosing(change: Change, fd: FileDiff) -> str:
+    """The function or class a hunk sits in, or '' for whole-file changes."""
+    if change.hunk is None:
+        return ""
+    path = fd.old_path or ""
+    if path.endswith(".py") and fd.old is not None:
+        scopes = _python_scopes(fd.old.data)
+        if scopes is not None:
+            first_changed = change.hunk.old_start + _leading_context(change.hunk.text)
+            inside = [name for start, end, name in scopes if start <= first_changed <= end]
+            return inside[-1] if inside else ""
+    return change.hunk.header.strip()
+
+
+_SCOPE_CACHE: dict[bytes, list[tuple[int, int, str]] | None] = {}
+
+
+def _python_scopes(data: bytes) -> list[tuple[int, int, str]] | None:
+    """(first line, last line, dotted name) of every def/class, outer before inner."""
+    if data in _SCOPE_CACHE:
+        return _SCOPE_CACHE[data]
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        _SCOPE_CACHE[data] = None
+        return None
+    scopes: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = prefix + child.name
+                scopes.append((child.lineno, child.end_lineno or child.lineno, name))
+                visit(child, name + ".")
+
+    visit(tree, "")
+    _SCOPE_CACHE[data] = scopes
+    return scopes
+
+
+def _leading_context(text: str) -> int:
+    count = 0
+    for line in text.split("\n")[1:]:
+        if not line.startswith(" "):
+            break
+        count += 1
+    return count
+
+
+_TOKEN = re.compile(r"[A-Za-z_]\w*")
+
+
+def _join_lexical(changes: Sequence[Change], symbols: Mapping[int, Symbols],
+                  units: _Union) -> None:
+    """Join hunks of the same file that share a rare identifier."""
+    by_token: dict[tuple[int, str], list[int]] = {}
+    for change in changes:
+        for token in symbols[change.id].mentioned:
+            by_token.setdefault((change.file, token), []).append(change.id)
+    for ids in by_token.values():
+        if 1 < len(ids) <= MAX_SHARERS:
+            for other in ids[1:]:
+                units.join(ids[0], other)
+
+
+def _order(changes: Sequence[Change], unit_of: Mapping[int, int],
+           deps: Dependencies | None) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Units in dependency order (needed first), ties broken by diff position.
+
+    Returns the order and the final units: units that need each other (through
+    a lexical join closing a dependency cycle) are merged into one.
+    """
+    members: dict[int, list[int]] = {}
+    for change in changes:
+        members.setdefault(unit_of[change.id], []).append(change.id)
+    if deps is None:
+        in_diff_order = tuple(cid for unit in sorted(members, key=lambda u: members[u][0])
+                              for cid in members[unit])
+        return in_diff_order, dict(unit_of)
+    needs: dict[int, set[int]] = {u: set() for u in members}
+    for a, bs in deps.needs.items():
+        for b in bs:
+            if a in unit_of and b in unit_of and unit_of[a] != unit_of[b]:
+                needs[unit_of[a]].add(unit_of[b])
+    # Units that need each other form one block; blocks form a DAG.
+    blocks = _tarjan(sorted(members), needs)
+    block_of = {u: i for i, block in enumerate(blocks) for u in block}
+    block_needs = {i: {block_of[v] for u in block for v in needs[u]} - {i}
+                   for i, block in enumerate(blocks)}
+    first = {i: min(members[u][0] for u in block) for i, block in enumerate(blocks)}
+    waiting = {i: len(block_needs[i]) for i in block_needs}
+    needed_by: dict[int, list[int]] = {i: [] for i in block_needs}
+    for i, bs in block_needs.items():
+        for b in bs:
+            needed_by[b].append(i)
+    ready = [(first[i], i) for i, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    merged: dict[int, int] = {}
+    while ready:
+        _, i = heapq.heappop(ready)
+        block_members = sorted(cid for u in blocks[i] for cid in members[u])
+        order.extend(block_members)
+        merged.update((cid, block_members[0]) for cid in block_members)
+        for j in needed_by[i]:
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                heapq.heappush(ready, (first[j], j))
+    return tuple(order), merged
+
+
+class _Union:
+    """Union-find over change ids."""
+
+    def __init__(self, ids: Sequence[int]) -> None:
+        self.parent = {i: i for i in ids}
+
+    def find(self, i: int) -> int:
+        root = i
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[i] != root:
+            self.parent[i], i = root, self.parent[i]
+        return root
+
+    def join(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)

@@ -1,0 +1,81 @@
+"""The oracle dd+ asks: predicted outcomes, real tests, and failure resolution.
+
+For a configuration it
+
+1. predicts UNRESOLVED without running anything when the configuration is
+   not closed under the known dependencies (paper, section 6);
+2. otherwise runs the test (through :class:`~wynot.tester.Tester`);
+3. when that run did not build, runs the failure-resolution loop: adds the
+   changes that the errors point to, learns the dependency, and retries
+   until it builds or nothing is left to add (paper, section 8). The answer
+   is then the outcome of the enlarged configuration, as in the paper; the
+   pipeline later checks that the final answer fails on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from wynot.dd import Outcome
+from wynot.depends import Dependencies
+from wynot.resolve import Resolver, is_construction_failure
+from wynot.runner import Reason
+from wynot.tester import Tester, TestRecord
+
+MAX_RESOLUTION_ROUNDS = 4
+
+
+@dataclass
+class SearchOracle:
+    tester: Tester
+    deps: Dependencies
+    resolver: Resolver | None  # None: no failure-resolution loop
+    predict: bool
+    resolve_patterns: Sequence[str] = ()
+    failure_looks_like_build_error: bool = False  # BAD's own failure is an import error
+    learned: int = field(default=0)
+
+    def __call__(self, config: frozenset[int]) -> Outcome:
+        if self.predict and not self.deps.is_closed(config):
+            missing = len(self.deps.closure(config) - config)
+            return self.tester.predict(config, "search",
+                                       f"predicted: needs {missing} more changes").outcome
+        record = self.tester.run(config, "search")
+        if self.resolver is None:
+            return record.outcome
+        return self._resolve(config, record).outcome
+
+    def did_not_build(self, record: TestRecord) -> bool:
+        if record.reason == Reason.BUILD_FAILED.value:
+            return True
+        if record.outcome is Outcome.PASS or self.failure_looks_like_build_error:
+            return False
+        return is_construction_failure(record.output_text(), self.resolve_patterns)
+
+    def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
+        """Grow a configuration that did not build until it does, or give up."""
+        assert self.resolver is not None
+        enlarged = config
+        for _ in range(MAX_RESOLUTION_ROUNDS):
+            if not self.did_not_build(record):
+                return record
+            resolution = self.resolver.resolve(record.output_text(), enlarged)
+            for a, b in resolution.learned:
+                self.learned += self.deps.add(a, b)
+            if not resolution.add:
+                break
+            enlarged = self.deps.closure(enlarged | resolution.add)
+            self.tester.progress(
+                f"resolving: {', '.join(resolution.names[:4])} -> "
+                f"adding {len(enlarged) - len(config)} changes")
+            record = self.tester.run(enlarged, "search", resolving=config)
+        if self.did_not_build(record) and record.outcome is Outcome.FAIL:
+            return _unresolved(record)  # a different failure: it never built
+        return record
+
+
+def _unresolved(record: TestRecord) -> TestRecord:
+    return TestRecord(record.number, record.phase, record.ids, Outcome.UNRESOLVED,
+                      "did not build: " + record.reason, record.duration, record.output,
+                      record.source, record.resolving)

@@ -1,0 +1,103 @@
+"""The failure-resolution loop (WYNOT paper, section 8).
+
+When a configuration does not build, its error output usually names what is
+missing: ``NameError: name 'parse_header' is not defined``, ``undefined
+reference to `frob'``. :class:`Resolver` reads those identifiers and proposes
+the changes, not yet applied, that define them (or, failing that, mention
+them), so the configuration can be retried. It also says which applied
+changes mentioned the identifier, so the dependency can be learned for the
+rest of the search. Pure: the caller runs the tests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from wynot.symbols import Symbols
+
+_Q = "['‘’`\"]"  # quotes: ASCII, and gcc's typographic ones in UTF-8 locales
+DEFAULT_PATTERNS: tuple[str, ...] = (
+    # Python
+    r"NameError: name '(\w+)' is not defined",
+    r"ImportError: cannot import name '(\w+)'",
+    r"ModuleNotFoundError: No module named '(?:[\w.]*\.)?(\w+)'",
+    r"AttributeError: module '[\w.]+' has no attribute '(\w+)'",
+    r"AttributeError: (?:type object )?'\w+' (?:object )?has no attribute '(\w+)'",
+    r"UnboundLocalError: .*?'(\w+)'",
+    # gcc and clang
+    rf"{_Q}(\w+){_Q} undeclared",
+    rf"implicit declaration of function {_Q}(\w+){_Q}",
+    rf"undefined reference to {_Q}(\w+){_Q}",
+    rf"unknown type name {_Q}(\w+){_Q}",
+    rf"use of undeclared identifier {_Q}(\w+){_Q}",
+    rf"too (?:few|many) arguments to function {_Q}(?:[\w\s*]*?\b)?(\w+)",
+    rf"conflicting types for {_Q}(\w+){_Q}",
+    rf"has no member named {_Q}(\w+){_Q}",
+    rf"no member named {_Q}(\w+){_Q}",
+)
+# Output that shows the configuration did not build or import, with or without names.
+CONSTRUCTION_ERRORS = re.compile(
+    r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
+    r"IndentationError|error: |undefined reference|fatal error|ld returned)"
+)
+MAX_MENTIONERS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What to add, and the dependencies it reveals (applied change -> added change)."""
+
+    add: frozenset[int]
+    learned: tuple[tuple[int, int], ...]
+    names: tuple[str, ...]
+
+
+class Resolver:
+    """Maps build errors to the changes that could repair them."""
+
+    def __init__(self, symbols: Mapping[int, Symbols], extra_patterns: Sequence[str] = ()):
+        self.patterns = [re.compile(p) for p in (*extra_patterns, *DEFAULT_PATTERNS)]
+        self._definers: dict[str, list[int]] = {}
+        self._mentioners: dict[str, list[int]] = {}
+        for cid in sorted(symbols):
+            sym = symbols[cid]
+            for name in sym.defined:
+                self._definers.setdefault(name, []).append(cid)
+            for name in sym.mentioned:
+                self._mentioners.setdefault(name, []).append(cid)
+        self._symbols = symbols
+
+    def names(self, output: str) -> list[str]:
+        """Identifiers the error output blames, in order of appearance."""
+        found: list[str] = []
+        for line in output.splitlines():
+            for pattern in self.patterns:
+                for match in pattern.finditer(line):
+                    name = next((g for g in match.groups() if g), None)
+                    if name and name not in found:
+                        found.append(name)
+        return found
+
+    def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
+        """Changes outside ``applied`` that define, or else mention, a blamed name."""
+        applied = frozenset(applied)
+        names = self.names(output)
+        add: set[int] = set()
+        learned: list[tuple[int, int]] = []
+        for name in names:
+            definers = [c for c in self._definers.get(name, ()) if c not in applied]
+            mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
+            chosen = definers or (mentioners if len(mentioners) <= MAX_MENTIONERS else [])
+            add.update(chosen)
+            users = [c for c in self._mentioners.get(name, ()) if c in applied]
+            learned.extend((user, c) for user in users for c in definers)
+        return Resolution(frozenset(add), tuple(learned), tuple(names))
+
+
+def is_construction_failure(output: str, extra_patterns: Sequence[str] = ()) -> bool:
+    """Does the output look like a build, link or import error?"""
+    if CONSTRUCTION_ERRORS.search(output):
+        return True
+    return any(re.search(p, output) for p in extra_patterns)

@@ -1,0 +1,108 @@
+"""Run configurations: through the cache, in the scratch worktree, into the run log.
+
+:class:`Tester` is the one place a configuration (a set of change ids) becomes
+an outcome. Every answer, run or not, is a :class:`TestRecord`: ``source``
+says whether the test command really ran, came from the cache, was predicted
+UNRESOLVED from known dependencies, or could not be written (path conflict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wynot.cache import CachedOutcome, OutcomeCache, RunLog
+from wynot.changes import Diff
+from wynot.dd import Outcome
+from wynot.patch import PathConflict, tree_states
+from wynot.runner import Commands, Reason, run_configuration
+from wynot.worktree import ScratchWorktree, UnsafePath
+
+RAN, CACHED, PREDICTED, CONFLICT = "run", "cache", "predicted", "conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class TestRecord:
+    """One answer about one configuration."""
+
+    number: int
+    phase: str  # "premise", "search", "label" or "verify"
+    ids: frozenset[int]
+    outcome: Outcome
+    reason: str
+    duration: float
+    output: str  # path of the output file ("" when nothing ran)
+    source: str = RAN
+    resolving: frozenset[int] | None = None  # the configuration this one enlarges
+
+    @property
+    def ran(self) -> bool:
+        return self.source == RAN
+
+    def output_text(self) -> str:
+        if not self.output:
+            return ""
+        try:
+            return Path(self.output).read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            return ""
+
+
+Progress = Callable[[TestRecord | str], None]
+
+
+@dataclass
+class Tester:
+    diff: Diff
+    worktree: ScratchWorktree
+    commands: Commands
+    cache: OutcomeCache | None
+    key: str
+    log: RunLog
+    progress: Progress
+    records: list[TestRecord] = field(default_factory=list)
+
+    def runs(self, phase: str | None = None) -> int:
+        """How many times the test command really ran (in ``phase``, or at all)."""
+        return sum(1 for r in self.records if r.ran and phase in (None, r.phase))
+
+    def predict(self, ids: frozenset[int], phase: str, reason: str) -> TestRecord:
+        """Answer UNRESOLVED without running anything."""
+        return self._add(TestRecord(len(self.records) + 1, phase, ids, Outcome.UNRESOLVED,
+                                    reason, 0.0, "", PREDICTED))
+
+    def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True,
+            resolving: frozenset[int] | None = None) -> TestRecord:
+        number = len(self.records) + 1
+        cached = self.cache.get(self.key, ids) if self.cache and use_cache else None
+        if cached is not None:
+            return self._add(TestRecord(number, phase, ids, cached.outcome, cached.reason,
+                                        cached.duration, cached.output, CACHED, resolving))
+        record = self._execute(number, phase, ids, resolving)
+        if self.cache is not None and record.source == RAN:
+            self.cache.put(self.key, ids, CachedOutcome(
+                record.outcome, record.reason, record.duration, record.output))
+        return self._add(record)
+
+    def _add(self, record: TestRecord) -> TestRecord:
+        self.records.append(record)
+        self.log.record(number=record.number, phase=record.phase, source=record.source,
+                        outcome=record.outcome.value, reason=record.reason,
+                        duration=round(record.duration, 3), output=record.output,
+                        changes=sorted(record.ids))
+        self.progress(record)
+        return record
+
+    def _execute(self, number: int, phase: str, ids: frozenset[int],
+                 resolving: frozenset[int] | None) -> TestRecord:
+        output = self.log.output_path(number)
+        try:
+            self.worktree.apply(tree_states(self.diff, ids))
+        except (PathConflict, UnsafePath) as conflict:
+            output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
+            return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
+                              0.0, str(output), CONFLICT, resolving)
+        result = run_configuration(self.worktree.root, self.commands, output)
+        return TestRecord(number, phase, ids, result.outcome, result.reason.value,
+                          result.duration, str(output), RAN, resolving)
