@@ -63,6 +63,11 @@ class Plan:
                 low = high = min(max(ideal, earliest), latest)
             best = min(range(low, high + 1),
                        key=lambda i: (strengths[i - 1], abs(i - ideal)))
+            if strengths[best - 1] == _UNIT_BOUNDARY:  # look further for a unit's edge
+                low = max(earliest, ideal - int(size / 2))
+                high = min(latest, ideal + int(size / 2))
+                best = min(range(min(low, best), max(high, best) + 1),
+                           key=lambda i: (strengths[i - 1], abs(i - ideal)))
             cuts.append(best)
         bounds = [0, *cuts, len(seq)]
         return [seq[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if a < b]

@@ -1,0 +1,162 @@
+"""Grouping, dependencies and failure resolution: the pure parts."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import GitRepo
+from wynot.changes import read_diff
+from wynot.depends import Dependencies, derive
+from wynot.grouping import Plan, make_plan, parse_criteria
+from wynot.resolve import Resolver, is_construction_failure
+from wynot.symbols import change_symbols, definitions
+
+PAD = b"".join(b"# padding line %d\n" % i for i in range(12))
+
+
+def project(make_repo) -> tuple[GitRepo, str, str]:
+    """util/text.py renames slugify -> make_slug; web/views.py and web/api.py
+    call it; core/helpers.py gains a new helper used by web/api.py."""
+    repo = make_repo("project")
+    good = repo.commit({
+        "util/text.py": b"def slugify(s):\n    return s.lower()\n" + PAD + b"X = 1\n",
+        "web/views.py": b"from util.text import slugify\n" + PAD
+        + b"def page(t):\n    return slugify(t)\n",
+        "web/api.py": b"from util.text import slugify\n" + PAD
+        + b"def item(t):\n    return slugify(t)\n" + PAD + b"LIMIT = 10\n",
+        "core/helpers.py": b"def clamp(x):\n    return x\n" + PAD,
+    })
+    bad = repo.commit({
+        "util/text.py": b"def make_slug(s):\n    return s.lower()\n" + PAD + b"X = 2\n",
+        "web/views.py": b"from util.text import make_slug\n" + PAD
+        + b"def page(t):\n    return make_slug(t)\n",
+        "web/api.py": b"from util.text import make_slug\n" + PAD
+        + b"def item(t):\n    return make_slug(t)\n" + PAD + b"LIMIT = trim_limit(10)\n",
+        "core/helpers.py": b"def clamp(x):\n    return x\n" + PAD
+        + b"def trim_limit(n):\n    return n - 1\n",
+    })
+    return repo, good, bad
+
+
+def edits(change) -> str:
+    """The added and removed lines of a hunk, without its header and context."""
+    lines = change.hunk.text.split("\n")[1:] if change.hunk else []
+    return "\n".join(line for line in lines if line[:1] in "+-")
+
+
+def test_definitions_of_python_and_c() -> None:
+    lines = ["def f(x):", "class A(B):", "X = 1", "int add(int a, int b)", "#define MAX 3",
+             "return foo(1);", "main()", "    x == 2"]
+    assert definitions(lines) == {"f", "A", "X", "add", "MAX"}
+
+
+def test_rename_forms_one_unit_and_helpers_come_first(make_repo) -> None:
+    repo, good, bad = project(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    deps = derive(symbols)
+    plan = make_plan(diff, ("dir", "file", "syntax", "lexical"), symbols, deps)
+    rename = [c.id for c in diff.changes if "+from util" in edits(c) or "make_slug(" in edits(c)]
+    assert len(rename) == 5
+    assert len({plan.units[i] for i in rename}) == 1, "the rename must be one unit"
+    assert len(set(plan.units.values())) == len(diff.changes) - 4
+    helper = next(c.id for c in diff.changes if "+def trim_limit" in edits(c))
+    use = next(c.id for c in diff.changes if "trim_limit(10)" in edits(c))
+    assert deps.closure({use}) >= {use, helper}
+    assert plan.order.index(helper) < plan.order.index(use)
+    assert deps.is_closed(frozenset(plan.order[: plan.order.index(helper) + 1]))
+    assert not deps.is_closed(frozenset({use}))
+
+
+def test_split_prefers_directory_boundaries_near_the_middle() -> None:
+    keys = {i: ("a" if i < 5 else "b", f"file:{i // 2}") for i in range(10)}
+    plan = Plan(order=tuple(range(10)), keys=keys, units={i: i for i in range(10)},
+                grouped=True)
+    assert [list(p) for p in plan.split(list(range(10)), 2)] == [[0, 1, 2, 3, 4],
+                                                                 [5, 6, 7, 8, 9]]
+    keys = {i: ("a" if i < 4 else "b", f"file:{i}") for i in range(10)}
+    plan = Plan(order=tuple(range(10)), keys=keys, units={i: i for i in range(10)},
+                grouped=True)
+    assert [len(p) for p in plan.split(list(range(10)), 2)] == [4, 6]
+
+
+def test_split_does_not_cut_a_unit_when_another_boundary_is_near() -> None:
+    units = {i: 3 if i in (3, 4, 5, 6) else i for i in range(10)}
+    plan = Plan(order=tuple(range(10)), keys=dict.fromkeys(range(10), ()), units=units,
+                grouped=True)
+    parts = [set(p) for p in plan.split(list(range(10)), 2)]
+    assert len(parts) == 2
+    assert any({3, 4, 5, 6} <= part for part in parts)
+
+
+@st.composite
+def plans(draw):
+    size = draw(st.integers(2, 60))
+    keys = {i: tuple(draw(st.lists(st.sampled_from("abc"), min_size=0, max_size=3)))
+            for i in range(size)}
+    units, unit = {}, 0
+    for i in range(size):
+        if i and draw(st.booleans()):
+            unit += 1
+        units[i] = unit
+    return Plan(order=tuple(range(size)), keys=keys, units=units, grouped=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(plans(), st.integers(2, 70))
+def test_split_always_partitions_into_contiguous_balanced_parts(plan: Plan, n: int) -> None:
+    seq = list(plan.order)
+    parts = [list(p) for p in plan.split(seq, n)]
+    assert [x for p in parts for x in p] == seq
+    assert len(parts) == min(n, len(seq))
+    assert all(parts)
+
+
+def test_parse_criteria() -> None:
+    assert parse_criteria("none") == ()
+    assert parse_criteria("dir, file") == ("dir", "file")
+    try:
+        parse_criteria("dir,colour")
+    except ValueError as error:
+        assert "colour" in str(error)
+    else:
+        raise AssertionError("unknown criterion accepted")
+
+
+def test_dependencies_closure_and_components() -> None:
+    deps = Dependencies()
+    for a, b in [(1, 2), (2, 3), (3, 1), (4, 1), (5, 6)]:
+        deps.add(a, b)
+    assert deps.closure({4}) == {1, 2, 3, 4}
+    assert deps.is_closed(frozenset({1, 2, 3})) and not deps.is_closed(frozenset({1, 2}))
+    components = deps.components(range(1, 7))
+    assert [1, 2, 3] in components
+    assert components.index([1, 2, 3]) < components.index([4])  # needed first
+
+
+def test_resolver_reads_python_and_compiler_errors(make_repo) -> None:
+    repo, good, bad = project(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    resolver = Resolver(symbols)
+    outputs = {
+        "NameError: name 'trim_limit' is not defined": ["trim_limit"],
+        "ImportError: cannot import name 'make_slug' from 'util.text' (/x/util/text.py)":
+            ["make_slug"],
+        "ModuleNotFoundError: No module named 'proj.net.newmod'": ["newmod"],
+        "main.c:3:5: error: implicit declaration of function ‘frob’": ["frob"],
+        "/usr/bin/ld: main.o: in function `main': undefined reference to `frob'": ["frob"],
+        "x.c:9:3: error: 'count' undeclared (first use in this function)": ["count"],
+    }
+    for output, names in outputs.items():
+        assert resolver.names(output) == names, output
+    helper = next(c.id for c in diff.changes if c.hunk and "def trim_limit" in c.hunk.text)
+    use = next(c.id for c in diff.changes if c.hunk and "trim_limit(10)" in c.hunk.text)
+    resolution = resolver.resolve("NameError: name 'trim_limit' is not defined", {use})
+    assert resolution.add == {helper}
+    assert (use, helper) in resolution.learned
+    assert is_construction_failure("SyntaxError: invalid syntax")
+    assert not is_construction_failure("AssertionError: 3 != 4")
+    custom = Resolver(symbols, [r"missing symbol <(\w+)>"])
+    assert custom.names("link: missing symbol <trim_limit>") == ["trim_limit"]
