@@ -21,7 +21,7 @@ from wynot.grouping import parse_criteria
 from wynot.isolate import Request, Result, isolate
 from wynot.report import render_text, to_json
 from wynot.runner import Commands
-from wynot.tester import TestRecord
+from wynot.tester import PREDICTED, TestRecord
 
 EPILOG = """\b
 The test command runs in a scratch checkout of each configuration:
@@ -189,6 +189,8 @@ def _print_progress(event: TestRecord | str) -> None:
     if isinstance(event, str):
         click.echo(f"wynot: {event}", err=True)
         return
+    if event.source == PREDICTED:
+        return  # free, and there can be thousands; the summary counts them
     source = "" if event.ran else f", {event.source}"
     click.echo(
         f"wynot: test {event.number:>3} [{event.phase}] {len(event.ids):>5} changes: "
