@@ -6,6 +6,7 @@ import importlib.util
 import json
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,12 +31,15 @@ samples = _load_make_repo()
 @pytest.mark.parametrize("name", samples.sample_names())
 def test_wynot_isolates_the_expected_changes(name: str, tmp_path: Path) -> None:
     case = samples.load_case(name)
+    # The samples' tests run with this interpreter (the one that has pytest).
+    test = [sys.executable if case["test"][0] in ("python", "python3") else case["test"][0],
+            *case["test"][1:]]
     repo = samples.make_repo(name, tmp_path / name)
     patch = tmp_path / "found.patch"
     args = ["good", "bad", "--json", "--patch", str(patch), *case.get("options", [])]
     if case.get("build"):
         args += ["--build", shlex.join(case["build"])]
-    result = run_wynot(*args, "--", *case["test"], cwd=repo, timeout=600)
+    result = run_wynot(*args, "--", *test, cwd=repo, timeout=600)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert sorted(c["label"] for c in report["changes"]) == sorted(case["expected"])
@@ -49,5 +53,5 @@ def test_wynot_isolates_the_expected_changes(name: str, tmp_path: Path) -> None:
     subprocess.run(["git", "-C", str(check), "apply", str(patch)], check=True)
     if case.get("build"):
         subprocess.run(case["build"], cwd=check, check=True, capture_output=True)
-    outcome = subprocess.run(case["test"], cwd=check, capture_output=True, check=False)
+    outcome = subprocess.run(test, cwd=check, capture_output=True, check=False)
     assert outcome.returncode not in (0, 125), outcome.stdout
