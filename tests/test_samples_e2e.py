@@ -27,16 +27,21 @@ def _load_make_repo():
 samples = _load_make_repo()
 
 
+MODES = {"default": [], "flat dd+": ["--group", "none", "--no-predict", "--no-resolve"]}
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", samples.sample_names())
-def test_wynot_isolates_the_expected_changes(name: str, tmp_path: Path) -> None:
+def test_wynot_isolates_the_expected_changes(name: str, mode: str, tmp_path: Path) -> None:
     case = samples.load_case(name)
     # The samples' tests run with this interpreter (the one that has pytest).
     test = [sys.executable if case["test"][0] in ("python", "python3") else case["test"][0],
             *case["test"][1:]]
     repo = samples.make_repo(name, tmp_path / name)
     patch = tmp_path / "found.patch"
-    args = ["good", "bad", "--json", "--patch", str(patch), *case.get("options", [])]
+    args = ["good", "bad", "--json", "--patch", str(patch), *case.get("options", []),
+            *MODES[mode]]
     if case.get("build"):
         args += ["--build", shlex.join(case["build"])]
     result = run_wynot(*args, "--", *test, cwd=repo, timeout=600)
