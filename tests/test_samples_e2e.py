@@ -49,6 +49,7 @@ def test_wynot_isolates_the_expected_changes(name: str, mode: str, tmp_path: Pat
     report = json.loads(result.stdout)
     assert sorted(c["label"] for c in report["changes"]) == sorted(case["expected"])
     assert report["verified"] and report["minimal"]
+    assert {c["role"] for c in report["changes"]} == {"cause"}
 
     # The patch applies to GOOD and makes the test fail there, on its own.
     check = tmp_path / "check"
