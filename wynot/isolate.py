@@ -89,7 +89,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
-                     fail_pattern=request.commands.fail_pattern)
+                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
+                     resolve_patterns=request.resolve_patterns)
     state = state_dir(info.git_dir)
     cache = OutcomeCache(state / "cache.sqlite")
     log = RunLog(state / "runs")
@@ -100,12 +101,16 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
             _check_premise(tester, request, frozenset(), "GOOD", Outcome.PASS)
             bad_record = _check_premise(tester, request, frozenset(plan.order), "BAD",
                                         Outcome.FAIL)
-            resolver = Resolver(symbols, request.resolve_patterns) if request.resolve else None
-            oracle = SearchOracle(
-                tester, deps, resolver, request.predict, request.resolve_patterns,
-                failure_looks_like_build_error=is_construction_failure(
-                    bad_record.output_text(), request.resolve_patterns))
+            resolver = None
+            if request.resolve:
+                resolver = Resolver(symbols, request.resolve_patterns)
+                if not is_construction_failure(bad_record.output_text(),
+                                               request.resolve_patterns):
+                    tester.build_errors = request.resolve_patterns
+            oracle = SearchOracle(tester, deps, resolver, request.predict,
+                                  request.resolve_patterns)
             chosen, minimal = _search(tester, request, plan, oracle)
+            chosen = _standalone(tester, plan, oracle, chosen)
             chosen, roles = _label(tester, chosen)
             verdict = tester.run(chosen, "verify", use_cache=False)
             if verdict.outcome is not Outcome.FAIL:
@@ -136,7 +141,7 @@ def _search(tester: Tester, request: Request, plan: Plan,
         return budget is not None and tester.runs("search") >= budget
 
     try:
-        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop, standalone=True)
+        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop)
     except SearchStopped as stopped:
         tester.progress(f"budget of {budget} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
@@ -147,6 +152,33 @@ def _search(tester: Tester, request: Request, plan: Plan,
             "UNRESOLVED (does the test exit 125 or the build fail for most of them? "
             "see the run log)")
     return frozenset(found), True
+
+
+def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
+                chosen: frozenset[int]) -> frozenset[int]:
+    """Grow dd+'s answer until it fails on its own, measured by a real run.
+
+    dd+'s answer is relative to the changes it kept applied, and with the
+    failure-resolution loop an answer may stand for the enlarged configuration
+    that was really tested. First take that enlarged configuration; otherwise
+    search the remaining changes, with the answer applied, for the context it
+    needs (dd+ again, ending at worst with all changes, which fail).
+    """
+    while _known_or_run(tester, chosen, "search") is not Outcome.FAIL:
+        bigger = oracle.enlarged.get(chosen)
+        if bigger is not None and _known_or_run(tester, bigger, "search") is Outcome.FAIL:
+            chosen = bigger
+            continue
+        rest = [c for c in plan.order if c not in chosen]
+        tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
+                        f"the other {len(rest)}")
+        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split)
+    return chosen
+
+
+def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
+    """The oracle for configurations that always include ``applied``."""
+    return lambda config: oracle(applied | config)
 
 
 def _label(tester: Tester, chosen: frozenset[int]) -> tuple[frozenset[int], dict[int, str]]:

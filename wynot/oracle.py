@@ -21,7 +21,7 @@ from wynot.dd import Outcome
 from wynot.depends import Dependencies
 from wynot.resolve import Resolver, is_construction_failure
 from wynot.runner import Reason
-from wynot.tester import Tester, TestRecord
+from wynot.tester import DID_NOT_BUILD, Tester, TestRecord
 
 MAX_RESOLUTION_ROUNDS = 4
 
@@ -33,8 +33,9 @@ class SearchOracle:
     resolver: Resolver | None  # None: no failure-resolution loop
     predict: bool
     resolve_patterns: Sequence[str] = ()
-    failure_looks_like_build_error: bool = False  # BAD's own failure is an import error
     learned: int = field(default=0)
+    # configuration -> the enlarged configuration whose outcome answered it
+    enlarged: dict[frozenset[int], frozenset[int]] = field(default_factory=dict)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.predict and not self.deps.is_closed(config):
@@ -47,10 +48,11 @@ class SearchOracle:
         return self._resolve(config, record).outcome
 
     def did_not_build(self, record: TestRecord) -> bool:
-        if record.reason == Reason.BUILD_FAILED.value:
-            return True
-        if record.outcome is Outcome.PASS or self.failure_looks_like_build_error:
+        """UNRESOLVED because the build failed or the output shows a build error."""
+        if record.outcome is not Outcome.UNRESOLVED:
             return False
+        if record.reason == Reason.BUILD_FAILED.value or record.reason.startswith(DID_NOT_BUILD):
+            return True
         return is_construction_failure(record.output_text(), self.resolve_patterns)
 
     def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
@@ -70,12 +72,5 @@ class SearchOracle:
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")
             record = self.tester.run(enlarged, "search", resolving=config)
-        if self.did_not_build(record) and record.outcome is Outcome.FAIL:
-            return _unresolved(record)  # a different failure: it never built
+            self.enlarged[config] = enlarged
         return record
-
-
-def _unresolved(record: TestRecord) -> TestRecord:
-    return TestRecord(record.number, record.phase, record.ids, Outcome.UNRESOLVED,
-                      "did not build: " + record.reason, record.duration, record.output,
-                      record.source, record.resolving)

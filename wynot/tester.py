@@ -8,7 +8,7 @@ UNRESOLVED from known dependencies, or could not be written (path conflict).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,10 +16,12 @@ from wynot.cache import CachedOutcome, OutcomeCache, RunLog
 from wynot.changes import Diff
 from wynot.dd import Outcome
 from wynot.patch import PathConflict, tree_states
+from wynot.resolve import is_construction_failure
 from wynot.runner import Commands, Reason, run_configuration
 from wynot.worktree import ScratchWorktree, UnsafePath
 
 RAN, CACHED, PREDICTED, CONFLICT = "run", "cache", "predicted", "conflict"
+DID_NOT_BUILD = "did not build"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +43,7 @@ class TestRecord:
         return self.source == RAN
 
     def output_text(self) -> str:
-        if not self.output:
-            return ""
-        try:
-            return Path(self.output).read_bytes().decode("utf-8", errors="replace")
-        except OSError:
-            return ""
+        return _read(Path(self.output)) if self.output else ""
 
 
 Progress = Callable[[TestRecord | str], None]
@@ -62,6 +59,9 @@ class Tester:
     log: RunLog
     progress: Progress
     records: list[TestRecord] = field(default_factory=list)
+    # When set, a FAIL whose output shows a build, link or import error is
+    # UNRESOLVED ("did not build"): the failure we look for is a different one.
+    build_errors: Sequence[str] | None = None
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all)."""
@@ -106,5 +106,16 @@ class Tester:
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
                               0.0, str(output), CONFLICT, resolving)
         result = run_configuration(self.worktree.root, self.commands, output)
-        return TestRecord(number, phase, ids, result.outcome, result.reason.value,
-                          result.duration, str(output), RAN, resolving)
+        outcome, reason = result.outcome, result.reason.value
+        if (self.build_errors is not None and outcome is Outcome.FAIL
+                and is_construction_failure(_read(output), self.build_errors)):
+            outcome, reason = Outcome.UNRESOLVED, f"{DID_NOT_BUILD} ({reason})"
+        return TestRecord(number, phase, ids, outcome, reason, result.duration, str(output),
+                          RAN, resolving)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return ""

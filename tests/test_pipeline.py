@@ -1,0 +1,116 @@
+"""The whole search on small real repositories: context, resolution, budget, resume."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli_helpers import run_wynot
+from conftest import Executable, GitRepo
+
+PAD = b"".join(b"# filler %d\n" % i for i in range(10))
+# Exit 125 when the project does not import, 1 when the behaviour is wrong.
+RUNNER = Executable(b"""#!/usr/bin/env python3
+import sys
+try:
+    from app.main import total
+    result = total([1, 2, 3])
+except Exception as error:
+    print(f"{type(error).__name__}: {error}")
+    sys.exit(125)
+sys.exit(0 if result == 6 else 1)
+""")
+
+
+@pytest.fixture
+def app(make_repo) -> GitRepo:
+    """BAD adds a helper in app/util.py and the cause in app/main.py uses it;
+    plus unrelated edits in other files."""
+    repo = make_repo("app")
+    repo.commit({
+        "run_test.py": RUNNER,
+        "app/__init__.py": b"",
+        "app/util.py": b"def first(xs):\n    return xs[0]\n" + PAD,
+        "app/main.py": b"from app.util import first\n" + PAD
+        + b"def total(xs):\n    return sum(xs)\n" + PAD + b"NAME = 'app'\n",
+        "docs/notes.txt": b"notes\n" + PAD + b"end\n",
+        "lib/extra.py": b"A = 1\n" + PAD + b"B = 2\n",
+    })
+    repo.git("tag", "good")
+    repo.commit({
+        "run_test.py": RUNNER,
+        "app/__init__.py": b"",
+        "app/util.py": b"def first(xs):\n    return xs[0]\n" + PAD
+        + b"def drop_last(xs):\n    return xs[:-1]\n",
+        "app/main.py": b"from app.util import first, drop_last\n" + PAD
+        + b"def total(xs):\n    return sum(drop_last(xs))\n" + PAD + b"NAME = 'the app'\n",
+        "docs/notes.txt": b"notes, revised\n" + PAD + b"the end\n",
+        "lib/extra.py": b"A = 10\n" + PAD + b"B = 20\n",
+    })
+    repo.git("tag", "bad")
+    return repo
+
+
+def wynot_json(repo: GitRepo, *options: str):
+    result = run_wynot("good", "bad", "--json", "--no-cache", *options, "--", "./run_test.py",
+                       cwd=repo.path)
+    return result.returncode, json.loads(result.stdout) if result.stdout else None, result
+
+
+ROLES = {"app/main.py:-1,4": "context", "app/main.py:-10,7": "cause",
+         "app/util.py:-10,3": "context"}
+
+
+@pytest.mark.parametrize("options", [
+    [],
+    ["--no-predict"],
+    ["--no-resolve"],
+    ["--group", "none", "--no-predict", "--no-resolve"],
+], ids=["default", "resolve-only", "predict-only", "flat"])
+def test_cause_comes_with_the_context_it_needs(app: GitRepo, options) -> None:
+    code, report, result = wynot_json(app, *options)
+    assert code == 0, result.stderr
+    # The changed call is the cause; it cannot run without the import and the helper.
+    assert {c["label"]: c["role"] for c in report["changes"]} == ROLES
+    assert report["verified"] and report["minimal"]
+
+
+def test_resolution_adds_the_definition_a_configuration_misses(app: GitRepo) -> None:
+    code, report, result = wynot_json(app, "--no-predict")
+    assert code == 0, result.stderr
+    assert "resolving: drop_last" in result.stderr
+    assert any(t["resolving"] for t in report["tests"])
+
+
+def test_prediction_skips_configurations_without_running_them(app: GitRepo) -> None:
+    code, report, _ = wynot_json(app, "--no-resolve")
+    assert code == 0
+    predicted = [t for t in report["tests"] if t["source"] == "predicted"]
+    assert predicted and not any(t["ran"] for t in predicted)
+    flat_code, flat, _ = wynot_json(app, "--group", "none", "--no-predict", "--no-resolve")
+    assert flat_code == 0
+    runs = sum(t["ran"] for t in report["tests"])
+    assert runs <= sum(t["ran"] for t in flat["tests"])
+
+
+def test_budget_ends_with_the_best_answer_so_far(app: GitRepo) -> None:
+    code, report, result = wynot_json(app, "--max-tests", "1", "--group", "none",
+                                      "--no-predict", "--no-resolve")
+    assert code == 4, result.stderr
+    assert report["minimal"] is False and report["verified"] is True
+    assert "budget of 1 tests spent" in result.stderr
+    text = run_wynot("good", "bad", "--no-cache", "--max-tests", "1", "--group", "none",
+                     "--no-predict", "--no-resolve", "--", "./run_test.py", cwd=app.path)
+    assert "NOT minimal" in text.stdout
+
+
+def test_a_rerun_resumes_from_the_cache(app: GitRepo) -> None:
+    first = run_wynot("good", "bad", "--json", "--", "./run_test.py", cwd=app.path)
+    assert first.returncode == 0
+    second = run_wynot("good", "bad", "--json", "--", "./run_test.py", cwd=app.path)
+    assert second.returncode == 0
+    tests = json.loads(second.stdout)["tests"]
+    ran = [t["phase"] for t in tests if t["ran"]]
+    assert ran == ["verify"], "only the verification runs again"
+    assert json.loads(second.stdout)["changes"] == json.loads(first.stdout)["changes"]
