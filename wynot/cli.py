@@ -71,6 +71,11 @@ class _WynotCommand(click.Command):
 @click.option("--max-tests", type=click.IntRange(min=1), metavar="N",
               help="Stop the search after N tests and report the smallest failing "
                    "configuration found so far (exit code 4).")
+@click.option("--strategy", type=click.Choice(["auto", "commits", "hunks"]), default="auto",
+              show_default=True,
+              help="auto: with several commits between GOOD and BAD, first bisect them (like "
+                   "git bisect), then search the hunks of the first bad commit; commits: stop "
+                   "after the commit phase; hunks: search the whole diff at once.")
 @click.option("--group", default="dir,file,syntax,lexical", show_default=True,
               metavar="CRITERIA",
               help="Keep related changes together while searching: a comma list of dir, "
@@ -160,7 +165,8 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
     return Request(repo=opts["repo"], good=good, bad=bad, commands=commands,
                    context=opts["context"], max_tests=opts["max_tests"],
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
-                   resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]))
+                   resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
+                   strategy=opts["strategy"])
 
 
 def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:

@@ -1,30 +1,35 @@
-"""The main job: premise, diff, group, search, label, verify.
+"""The main job: commit phase, then hunk phase (premise, search, label, verify).
 
-:func:`isolate` turns a :class:`Request` into a :class:`Result`. It does no
-printing: progress goes to the ``progress`` callback as
-:class:`~wynot.tester.TestRecord` values and short status strings.
+:func:`isolate` turns a :class:`Request` into a :class:`Result`. With more
+than one commit between GOOD and BAD (``--strategy auto``) it first bisects
+the commits, then searches the hunks between the last passing and the first
+failing commit. It does no printing: progress goes to the ``progress``
+callback as :class:`~wynot.tester.TestRecord` values and short status strings.
 """
 
 from __future__ import annotations
 
-import shlex
+import dataclasses
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff, read_diff
+from wynot.commit_phase import CommitPhase, run_commit_phase
 from wynot.dd import Outcome, SearchStopped, dd_plus
 from wynot.depends import Dependencies, derive
-from wynot.errors import CommandNotFoundError, PremiseError, UnfinishedError
+from wynot.errors import PremiseError, UnfinishedError, UsageError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
 from wynot.grouping import Plan, make_plan
+from wynot.history import CommitInfo, attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
 from wynot.patch import check_reproduces, tree_states
+from wynot.premise import require
 from wynot.resolve import Resolver, is_construction_failure
-from wynot.runner import Commands, Reason, output_tail
+from wynot.runner import Commands
 from wynot.symbols import change_symbols
 from wynot.tester import Progress, Tester, TestRecord
 from wynot.worktree import scratch_worktree
@@ -45,6 +50,7 @@ class Request:
     max_tests: int | None = None
     use_cache: bool = True
     criteria: tuple[str, ...] = DEFAULT_CRITERIA
+    strategy: str = "auto"  # "auto", "commits" or "hunks"
     predict: bool = True
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
@@ -56,7 +62,7 @@ class Result:
     bad: str
     good_name: str
     bad_name: str
-    diff: Diff
+    diff: Diff | None  # the diff the hunk phase searched (None: commit phase only)
     changes: tuple[Change, ...]
     roles: dict[int, str]  # change id -> CAUSE (removing it makes the test pass) or CONTEXT
     minimal: bool
@@ -64,10 +70,20 @@ class Result:
     elapsed: float
     patch: bytes
     run_dir: Path
+    commit_phase: CommitPhase | None = None
+    origins: dict[int, CommitInfo] = field(default_factory=dict)  # change id -> its commit
 
     @property
     def verified(self) -> bool:
         return any(t.phase == "verify" and t.outcome is Outcome.FAIL for t in self.tests)
+
+
+@dataclass(frozen=True, slots=True)
+class _HunkAnswer:
+    diff: Diff
+    chosen: frozenset[int]
+    roles: dict[int, str]
+    minimal: bool
 
 
 def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
@@ -78,12 +94,61 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     bad = resolve_commit(info.toplevel, request.bad)
     if good == bad:
         raise PremiseError(f"GOOD and BAD are the same commit ({good[:12]}): nothing to compare")
-    diff = read_diff(info.toplevel, good, bad, context=request.context)
+    chain = None if request.strategy == "hunks" else first_parent_chain(info.toplevel, good, bad)
+    if request.strategy == "commits" and chain is None:
+        raise UsageError(f"--strategy commits needs {request.good} to be an ancestor of "
+                         f"{request.bad} on its first-parent line")
+    state = state_dir(info.git_dir)
+    cache = OutcomeCache(state / "cache.sqlite")
+    log = RunLog(state / "runs")
+    records: list[TestRecord] = []
+    phase: CommitPhase | None = None
+    try:
+        low, high, premise = good, bad, None
+        if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
+            phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
+                                     request.commands, cache if request.use_cache else None,
+                                     log, records, progress)
+            (low, high), premise = phase.hunk_range, phase.range_records
+        answer = None
+        if request.strategy != "commits":
+            answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
+                                 progress, premise)
+    finally:
+        cache.close()
+        log.close()
+    base = Result(good=good, bad=bad, good_name=request.good, bad_name=request.bad, diff=None,
+                  changes=(), roles={}, minimal=True, tests=tuple(records),
+                  elapsed=time.monotonic() - started, patch=b"", run_dir=log.dir,
+                  commit_phase=phase)
+    if answer is None:
+        return base
+    changes = tuple(c for c in answer.diff.changes if c.id in answer.chosen)
+    origins = _origins(info.toplevel, answer.diff, changes)
+    return dataclasses.replace(
+        base, diff=answer.diff, changes=changes, roles=answer.roles, minimal=answer.minimal,
+        patch=export_patch(info.toplevel, answer.diff.good,
+                           tree_states(answer.diff, answer.chosen)),
+        origins=origins)
+
+
+def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, CommitInfo]:
+    """The commit that introduced each change of the answer."""
+    shas = attribute(repo, diff, changes)
+    infos = commit_infos(repo, set(shas.values()))
+    return {cid: infos[sha] for cid, sha in shas.items()}
+
+
+def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
+                log: RunLog, records: list[TestRecord], progress: Progress,
+                premise: tuple[TestRecord, TestRecord] | None) -> _HunkAnswer:
+    """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
+    diff = read_diff(repo, good, bad, context=request.context)
     if not diff.changes:
         raise PremiseError(f"no differences between {request.good} and {request.bad}")
     check_reproduces(diff)
     progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
-             f"{request.good} ({good[:12]}) and {request.bad} ({bad[:12]})")
+             f"{good[:12]} and {bad[:12]}")
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     deps = derive(symbols) if request.predict else Dependencies()
     plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
@@ -91,42 +156,31 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
                      resolve_patterns=request.resolve_patterns)
-    state = state_dir(info.git_dir)
-    cache = OutcomeCache(state / "cache.sqlite")
-    log = RunLog(state / "runs")
-    try:
-        with scratch_worktree(info.toplevel, good, tree_states(diff, frozenset())) as worktree:
-            tester = Tester(diff, worktree, request.commands,
-                            cache if request.use_cache else None, key, log, progress)
-            _check_premise(tester, request, frozenset(), "GOOD", Outcome.PASS)
-            bad_record = _check_premise(tester, request, frozenset(plan.order), "BAD",
-                                        Outcome.FAIL)
-            resolver = None
-            if request.resolve:
-                resolver = Resolver(symbols, request.resolve_patterns)
-                if not is_construction_failure(bad_record.output_text(),
-                                               request.resolve_patterns):
-                    tester.build_errors = request.resolve_patterns
-            oracle = SearchOracle(tester, deps, resolver, request.predict,
-                                  request.resolve_patterns)
-            chosen, minimal = _search(tester, request, plan, oracle)
-            chosen = _standalone(tester, plan, oracle, chosen)
-            chosen, roles = _label(tester, chosen)
-            verdict = tester.run(chosen, "verify", use_cache=False)
-            if verdict.outcome is not Outcome.FAIL:
-                raise UnfinishedError(
-                    f"the {len(chosen)} changes found did not fail when tested again on their "
-                    f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
-    finally:
-        cache.close()
-        log.close()
-    patch = export_patch(info.toplevel, good, tree_states(diff, chosen))
-    return Result(
-        good=good, bad=bad, good_name=request.good, bad_name=request.bad, diff=diff,
-        changes=tuple(c for c in diff.changes if c.id in chosen), roles=roles,
-        minimal=minimal, tests=tuple(tester.records), elapsed=time.monotonic() - started,
-        patch=patch, run_dir=log.dir,
-    )
+    with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
+        tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
+                        key, log, progress, records)
+        if premise is None:
+            require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
+                    good, request.commands)
+            bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
+                                 "BAD", request.bad, bad, request.commands)
+        else:
+            bad_record = premise[1]
+        resolver = None
+        if request.resolve:
+            resolver = Resolver(symbols, request.resolve_patterns)
+            if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
+                tester.build_errors = request.resolve_patterns
+        oracle = SearchOracle(tester, deps, resolver, request.predict, request.resolve_patterns)
+        chosen, minimal = _search(tester, request, plan, oracle)
+        chosen = _standalone(tester, plan, oracle, chosen)
+        chosen, roles = _label(tester, chosen)
+        verdict = tester.run(chosen, "verify", use_cache=False)
+        if verdict.outcome is not Outcome.FAIL:
+            raise UnfinishedError(
+                f"the {len(chosen)} changes found did not fail when tested again on their "
+                f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
+    return _HunkAnswer(diff, chosen, roles, minimal)
 
 
 def _search(tester: Tester, request: Request, plan: Plan,
@@ -209,36 +263,3 @@ def _known_or_run(tester: Tester, ids: frozenset[int], phase: str) -> Outcome:
         if record.ids == ids and record.source in ("run", "cache") and record.resolving is None:
             return record.outcome
     return tester.run(ids, phase).outcome
-
-
-def _check_premise(tester: Tester, request: Request, ids: frozenset[int], side: str,
-                   expected: Outcome) -> TestRecord:
-    record = tester.run(ids, "premise")
-    if record.outcome is expected:
-        return record
-    name = request.good if side == "GOOD" else request.bad
-    command = shlex.join(request.commands.test)
-    if request.commands.build:
-        command = shlex.join(request.commands.build) + " && " + command
-    if record.reason in (Reason.NOT_FOUND.value, Reason.NOT_EXECUTABLE.value):
-        raise CommandNotFoundError(
-            f"{record.reason}: {shlex.join(request.commands.test[:1])} "
-            f"(it runs in a checkout of {side}, with that checkout as working directory)",
-            details=record.output_text())
-    if record.outcome is Outcome.UNRESOLVED:
-        what = f"{side} ({name}) cannot be tested: {record.reason}"
-    elif expected is Outcome.PASS:
-        what = f"GOOD ({name}) fails the test; it must pass"
-    else:
-        what = f"BAD ({name}) passes the test; it must fail"
-    sha = tester.diff.good if side == "GOOD" else tester.diff.bad
-    rerun = (f"git worktree add --detach /tmp/wynot-check {sha[:12]} && cd /tmp/wynot-check && "
-             f"{command}   (then: git worktree remove --force /tmp/wynot-check)")
-    tail = output_tail(Path(record.output)) if record.output else ""
-    raise PremiseError(what, details=(
-        f"command: {command}\noutput ({record.output}), last lines:\n{_indent(tail)}\n"
-        f"rerun by hand: {rerun}"))
-
-
-def _indent(text: str) -> str:
-    return "\n".join("    " + line for line in text.splitlines()) or "    (no output)"

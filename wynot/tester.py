@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wynot.cache import CachedOutcome, OutcomeCache, RunLog
+from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff
 from wynot.dd import Outcome
 from wynot.patch import PathConflict, tree_states
@@ -37,6 +37,7 @@ class TestRecord:
     output: str  # path of the output file ("" when nothing ran)
     source: str = RAN
     resolving: frozenset[int] | None = None  # the configuration this one enlarges
+    commit: str = ""  # set when a whole commit was tested (the commit phase)
 
     @property
     def ran(self) -> bool:
@@ -85,6 +86,26 @@ class Tester:
                 record.outcome, record.reason, record.duration, record.output))
         return self._add(record)
 
+    def run_commit(self, sha: str, phase: str) -> TestRecord:
+        """Test a whole commit, checked out in the worktree (the commit phase)."""
+        number = len(self.records) + 1
+        key = search_key(commit=sha, test=self.commands.test, build=self.commands.build,
+                         timeout=self.commands.timeout, fail_pattern=self.commands.fail_pattern)
+        cached = self.cache.get(key, ()) if self.cache else None
+        if cached is not None:
+            return self._add(TestRecord(number, phase, frozenset(), cached.outcome,
+                                        cached.reason, cached.duration, cached.output, CACHED,
+                                        commit=sha))
+        output = self.log.output_path(number)
+        self.worktree.checkout(sha)
+        result = run_configuration(self.worktree.root, self.commands, output)
+        record = TestRecord(number, phase, frozenset(), result.outcome, result.reason.value,
+                            result.duration, str(output), RAN, commit=sha)
+        if self.cache is not None:
+            self.cache.put(key, (), CachedOutcome(record.outcome, record.reason,
+                                                  record.duration, record.output))
+        return self._add(record)
+
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)
         # Predicted answers are cheap and can be many: log their size, not their ids.
@@ -92,7 +113,7 @@ class Tester:
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
-                        changes=ids)
+                        changes=ids, commit=record.commit)
         self.progress(record)
         return record
 

@@ -66,6 +66,11 @@ class ScratchWorktree:
             raise
         return len(todo)
 
+    def checkout(self, commit: str) -> None:
+        """Check out a whole commit (the commit phase), like ``git bisect`` does."""
+        git(self.root, "checkout", "--quiet", "--detach", "--force", commit)
+        self._current.clear()  # unknown: the next apply rewrites every path it is given
+
     # -- filesystem, relative to root -------------------------------------------------
 
     def _full(self, path: str) -> Path:

@@ -1,0 +1,59 @@
+"""Binary search for the first failing commit, as ``git bisect run`` does. Pure.
+
+Commits are indexed ``0 .. n-1`` in first-parent order: 0 is GOOD (known to
+pass), n-1 is BAD (known to fail). ``test(i)`` returns an Outcome; UNRESOLVED
+means the commit cannot be tested (build failure, exit 125, timeout) and is
+skipped, like ``git bisect skip``: the search then tries the untested commit
+nearest to the middle of what is left. No commit is tested twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wynot.dd import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Bisection:
+    """The narrowest range the tests allow.
+
+    ``last_good`` passes and ``first_bad`` fails; every commit strictly
+    between them was skipped (UNRESOLVED). With no skipped commit in between,
+    ``first_bad`` is the first failing commit.
+    """
+
+    last_good: int
+    first_bad: int
+    skipped: tuple[int, ...]  # skipped commits between last_good and first_bad
+    tested: tuple[int, ...]   # every commit tested, in order
+
+    @property
+    def exact(self) -> bool:
+        return self.first_bad == self.last_good + 1
+
+
+def bisect(n: int, test: Callable[[int], Outcome]) -> Bisection:
+    """Find the first failing commit among ``n`` commits (0 passes, n-1 fails)."""
+    if n < 2:
+        raise ValueError("bisect needs GOOD and BAD")
+    good, bad = 0, n - 1
+    skipped: set[int] = set()
+    tested: list[int] = []
+    while True:
+        candidates = [i for i in range(good + 1, bad) if i not in skipped]
+        if not candidates:
+            break
+        middle = (good + bad) / 2
+        pick = min(candidates, key=lambda i: (abs(i - middle), i))
+        outcome = test(pick)
+        tested.append(pick)
+        if outcome is Outcome.PASS:
+            good = pick
+        elif outcome is Outcome.FAIL:
+            bad = pick
+        else:
+            skipped.add(pick)
+    between = tuple(sorted(i for i in skipped if good < i < bad))
+    return Bisection(good, bad, between, tuple(tested))
