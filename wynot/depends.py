@@ -6,8 +6,9 @@ failure-resolution loop adds the ones it learns from build errors:
 
 * *use needs definition*: a change that mentions a name on its BAD side needs
   the change that newly defines that name;
-* *removal needs all users gone*: a change that removes a definition needs
-  every change that stops mentioning that name.
+* *removal needs its users changed*: a change that removes a definition needs
+  every change that rewrites a line mentioning that name (a renamed
+  function's callers, the importers of a function moved to another module).
 
 Names defined or removed by many changes (``run``, ``name``) say nothing about
 a particular change and are ignored. Everything here is pure.
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from wynot.symbols import Symbols
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
-MAX_DROPPERS = 200    # a removed name mentioned by more changes than this is too common
+MAX_USERS = 200       # a removed name on more changed lines than this is too common
 
 
 @dataclass
@@ -61,20 +62,20 @@ def derive(symbols: Mapping[int, Symbols]) -> Dependencies:
     """The dependencies that identifiers reveal."""
     deps = Dependencies()
     definers: dict[str, list[int]] = {}
-    droppers: dict[str, list[int]] = {}
+    old_users: dict[str, list[int]] = {}
     for cid, sym in symbols.items():
         for name in sym.defined:
             definers.setdefault(name, []).append(cid)
-        for name in sym.dropped:
-            droppers.setdefault(name, []).append(cid)
+        for name in sym.old:
+            old_users.setdefault(name, []).append(cid)
     definers = {n: ids for n, ids in definers.items() if len(ids) <= MAX_DEFINERS}
     for cid, sym in symbols.items():
         for name in sym.used:
             for definer in definers.get(name, ()):
                 deps.add(cid, definer)
         for name in sym.undefined:
-            users = droppers.get(name, ())
-            if len(users) <= MAX_DROPPERS:
+            users = old_users.get(name, ())
+            if len(users) <= MAX_USERS:
                 for user in users:
                     deps.add(cid, user)
     return deps

@@ -81,7 +81,11 @@ class Resolver:
         return found
 
     def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
-        """Changes outside ``applied`` that define, or else mention, a blamed name."""
+        """Changes outside ``applied`` that define or mention a blamed name.
+
+        Mentioners count too: an import that fails because a function moved is
+        repaired by the change to the importer, not by the new definition.
+        """
         applied = frozenset(applied)
         names = self.names(output)
         add: set[int] = set()
@@ -89,8 +93,9 @@ class Resolver:
         for name in names:
             definers = [c for c in self._definers.get(name, ()) if c not in applied]
             mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
-            chosen = definers or (mentioners if len(mentioners) <= MAX_MENTIONERS else [])
-            add.update(chosen)
+            add.update(definers)
+            if len(mentioners) <= MAX_MENTIONERS:  # e.g. the importer of a moved function
+                add.update(mentioners)
             users = [c for c in self._mentioners.get(name, ()) if c in applied]
             learned.extend((user, c) for user in users for c in definers)
         return Resolution(frozenset(add), tuple(learned), tuple(names))

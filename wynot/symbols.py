@@ -49,11 +49,16 @@ class Symbols:
     defined: frozenset[str]     # defined on the BAD side and not on the GOOD side
     undefined: frozenset[str]   # defined on the GOOD side and no longer on the BAD side
     used: frozenset[str]        # mentioned on the BAD side
-    dropped: frozenset[str]     # mentioned on the GOOD side and no longer on the BAD side
+    old: frozenset[str]         # mentioned on the GOOD side
+
+    @property
+    def dropped(self) -> frozenset[str]:
+        """Mentioned on the GOOD side and no longer on the BAD side."""
+        return self.old - self.used
 
     @property
     def mentioned(self) -> frozenset[str]:
-        return self.used | self.dropped | self.defined | self.undefined
+        return self.used | self.old | self.defined | self.undefined
 
 
 def tokens(lines: Iterable[str]) -> set[str]:
@@ -94,7 +99,7 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
         used=frozenset(new_tokens),
-        dropped=frozenset(old_tokens - new_tokens),
+        old=frozenset(old_tokens),
     )
 
 
