@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,34 +12,25 @@ from cli_helpers import run_wynot
 from test_samples_e2e import samples
 
 
-def _test_argv(case: dict) -> list[str]:
-    head, *rest = case["test"]
-    return [sys.executable if head in ("python", "python3") else head, *rest]
+def _load_bench_history():
+    """The benchmark's `git bisect run` driver: one way of counting bisect's tests."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_history.py"
+    spec = importlib.util.spec_from_file_location("bench_history", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _git_bisect_run(repo: Path, clone: Path, test: list[str],
-                    options: list[str]) -> tuple[str, int]:
-    """First bad commit and number of commits tested by `git bisect run`, in a clone."""
-    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
-    subprocess.run(["git", "-C", str(clone), "bisect", "start", *options, "bad", "good"],
-                   check=True, capture_output=True)
-    run = subprocess.run(["git", "-C", str(clone), "bisect", "run", *test], cwd=clone,
-                         capture_output=True, text=True, check=False)
-    log = subprocess.run(["git", "-C", str(clone), "bisect", "log"], capture_output=True,
-                         text=True, check=True).stdout
-    marks = [line for line in log.splitlines()
-             if line.startswith(("git bisect good", "git bisect bad", "git bisect skip"))]
-    first_bad = next(line.split()[0] for line in run.stdout.splitlines()
-                     if line.endswith("is the first bad commit"))
-    return first_bad, len(marks)  # `git bisect start` logs its own marks as comments
+bench = _load_bench_history()
 
 
 @pytest.mark.slow
 def test_long_history_matches_git_bisect_then_goes_to_the_hunk(tmp_path: Path) -> None:
     case = samples.load_case("long-history")
     repo = samples.make_repo("long-history", tmp_path / "repo")
-    test = _test_argv(case)
-    bisect_first_bad, bisect_tests = _git_bisect_run(repo, tmp_path / "clone", test, [])
+    test = bench.test_argv(case)
+    bisect_first_bad, bisect_tests = bench.git_bisect_run(repo, tmp_path / "clone", test, [])
     result = run_wynot("good", "bad", "--json", "--no-cache", "--", *test, cwd=repo,
                        timeout=600)
     assert result.returncode == 0, result.stderr
@@ -60,8 +50,8 @@ def test_long_history_matches_git_bisect_then_goes_to_the_hunk(tmp_path: Path) -
 def test_merge_sample_names_changes_from_both_branches(tmp_path: Path) -> None:
     case = samples.load_case("merge-branches")
     repo = samples.make_repo("merge-branches", tmp_path / "repo")
-    test = _test_argv(case)
-    bisect_first_bad, _ = _git_bisect_run(repo, tmp_path / "clone", test, ["--first-parent"])
+    test = bench.test_argv(case)
+    bisect_first_bad, _ = bench.git_bisect_run(repo, tmp_path / "clone", test, ["--first-parent"])
     result = run_wynot("good", "bad", "--json", "--no-cache", "--", *test, cwd=repo,
                        timeout=600)
     assert result.returncode == 0, result.stderr
