@@ -82,9 +82,10 @@ class _WynotCommand(click.Command):
                    "file, syntax (same function or class), lexical (shared identifiers); "
                    "'none' searches the hunks in diff order.")
 @click.option("--predict/--no-predict", default=True, show_default=True,
-              help="Order changes so definitions come before their uses, and answer "
-                   "configurations that miss a needed definition as UNRESOLVED without "
-                   "running them.")
+              help="Derive dependencies from identifiers: order changes so definitions "
+                   "come before their uses, and answer configurations that miss a needed "
+                   "definition as UNRESOLVED without running them. (Dependencies that "
+                   "--resolve learns from build errors predict either way.)")
 @click.option("--resolve/--no-resolve", default=True, show_default=True,
               help="When a configuration does not build or import, add the changes that "
                    "define the identifiers its errors name, and retry.")

@@ -130,6 +130,12 @@ def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[st
     return tuple(key)
 
 
+def scope(change: Change, fd: FileDiff) -> str:
+    """The file and function or class a hunk sits in; '' outside any (or a whole file)."""
+    enclosing = _enclosing(change, fd)
+    return f"{fd.index}:{enclosing}" if enclosing else ""
+
+
 def _enclosing(change: Change, fd: FileDiff) -> str:
     """The function or class a hunk sits in, or '' for whole-file changes."""
     if change.hunk is None:

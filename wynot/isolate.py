@@ -23,7 +23,7 @@ from wynot.depends import Dependencies, derive
 from wynot.errors import PremiseError, UnfinishedError, UsageError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
-from wynot.grouping import Plan, make_plan
+from wynot.grouping import Plan, make_plan, scope
 from wynot.history import CommitInfo, attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
 from wynot.patch import check_reproduces, tree_states
@@ -31,7 +31,7 @@ from wynot.premise import require
 from wynot.resolve import Resolver, is_construction_failure
 from wynot.runner import Commands
 from wynot.symbols import change_symbols
-from wynot.tester import Progress, Tester, TestRecord
+from wynot.tester import CACHED, RAN, Progress, Tester, TestRecord
 from wynot.worktree import scratch_worktree
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax", "lexical")
@@ -168,10 +168,11 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             bad_record = premise[1]
         resolver = None
         if request.resolve:
-            resolver = Resolver(symbols, request.resolve_patterns)
+            scopes = {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
+            resolver = Resolver(symbols, request.resolve_patterns, scopes)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
-        oracle = SearchOracle(tester, deps, resolver, request.predict, request.resolve_patterns)
+        oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
         chosen, minimal = _search(tester, request, plan, oracle)
         chosen = _standalone(tester, plan, oracle, chosen)
         chosen, roles = _label(tester, chosen)
@@ -214,20 +215,27 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
 
     dd+'s answer is relative to the changes it kept applied, and with the
     failure-resolution loop an answer may stand for the enlarged configuration
-    that was really tested. First take that enlarged configuration; otherwise
-    search the remaining changes, with the answer applied, for the context it
-    needs (dd+ again, ending at worst with all changes, which fail).
+    that was really tested. Either way some configuration that contains the
+    answer was seen to FAIL (at worst BAD itself). The context the answer needs
+    is searched inside the smallest such configuration, with the answer
+    applied: dd+ over a handful of changes rather than over all the others.
     """
-    while _known_or_run(tester, chosen, "search") is not Outcome.FAIL:
-        bigger = oracle.enlarged.get(chosen)
-        if bigger is not None and _known_or_run(tester, bigger, "search") is Outcome.FAIL:
-            chosen = bigger
-            continue
-        rest = [c for c in plan.order if c not in chosen]
+    while tester.run(chosen, "search").outcome is not Outcome.FAIL:
+        around = _smallest_failing_superset(tester, chosen) or frozenset(plan.order)
+        rest = [c for c in plan.order if c in around and c not in chosen]
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
-                        f"the other {len(rest)}")
+                        f"the {len(rest)} others of the smallest failing configuration "
+                        f"that contains them")
         chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split)
     return chosen
+
+
+def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
+    """The smallest configuration containing ``ids`` that really ran and FAILED."""
+    failing = [r.ids for r in tester.records
+               if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit
+               and ids < r.ids]
+    return min(failing, key=len, default=None)
 
 
 def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
@@ -248,18 +256,10 @@ def _label(tester: Tester, chosen: frozenset[int]) -> tuple[frozenset[int], dict
             if change in roles:
                 continue
             rest = chosen - {change}
-            outcome = _known_or_run(tester, rest, "label")
+            outcome = tester.run(rest, "label").outcome
             if outcome is Outcome.FAIL and rest:
                 chosen, roles = rest, {}
                 break
             roles[change] = CAUSE if outcome is Outcome.PASS else CONTEXT
         else:
             return chosen, roles
-
-
-def _known_or_run(tester: Tester, ids: frozenset[int], phase: str) -> Outcome:
-    """The outcome of ``ids`` from an earlier real run of this search, else a new run."""
-    for record in tester.records:
-        if record.ids == ids and record.source in ("run", "cache") and record.resolving is None:
-            return record.outcome
-    return tester.run(ids, phase).outcome

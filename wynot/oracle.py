@@ -31,14 +31,11 @@ class SearchOracle:
     tester: Tester
     deps: Dependencies
     resolver: Resolver | None  # None: no failure-resolution loop
-    predict: bool
     resolve_patterns: Sequence[str] = ()
     learned: int = field(default=0)
-    # configuration -> the enlarged configuration whose outcome answered it
-    enlarged: dict[frozenset[int], frozenset[int]] = field(default_factory=dict)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
-        if self.predict and not self.deps.is_closed(config):
+        if not self.deps.is_closed(config):
             missing = len(self.deps.closure(config) - config)
             return self.tester.predict(config, "search",
                                        f"predicted: needs {missing} more changes").outcome
@@ -72,5 +69,4 @@ class SearchOracle:
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")
             record = self.tester.run(enlarged, "search", resolving=config)
-            self.enlarged[config] = enlarged
         return record

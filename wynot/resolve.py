@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from wynot.depends import MAX_USERS
 from wynot.symbols import Symbols
 
 _Q = "['‘’`\"]"  # quotes: ASCII, and gcc's typographic ones in UTF-8 locales
@@ -55,19 +56,31 @@ class Resolution:
 
 
 class Resolver:
-    """Maps build errors to the changes that could repair them."""
+    """Maps build errors to the changes that could repair them.
 
-    def __init__(self, symbols: Mapping[int, Symbols], extra_patterns: Sequence[str] = ()):
+    ``scopes`` (change id -> enclosing function, as grouping sees it) lets a
+    blamed local name (``globs``) be repaired by the hunks of the same
+    function rather than by every hunk that happens to use the word.
+    """
+
+    def __init__(self, symbols: Mapping[int, Symbols], extra_patterns: Sequence[str] = (),
+                 scopes: Mapping[int, str] | None = None):
         self.patterns = [re.compile(p) for p in (*extra_patterns, *DEFAULT_PATTERNS)]
         self._definers: dict[str, list[int]] = {}
+        self._removers: dict[str, list[int]] = {}
+        self._old_users: dict[str, list[int]] = {}
         self._mentioners: dict[str, list[int]] = {}
         for cid in sorted(symbols):
             sym = symbols[cid]
             for name in sym.defined:
                 self._definers.setdefault(name, []).append(cid)
+            for name in sym.undefined:
+                self._removers.setdefault(name, []).append(cid)
+            for name in sym.old:
+                self._old_users.setdefault(name, []).append(cid)
             for name in sym.mentioned:
                 self._mentioners.setdefault(name, []).append(cid)
-        self._symbols = symbols
+        self._scopes = {cid: scope for cid, scope in (scopes or {}).items() if scope}
 
     def names(self, output: str) -> list[str]:
         """Identifiers the error output blames, in order of appearance."""
@@ -81,10 +94,14 @@ class Resolver:
         return found
 
     def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
-        """Changes outside ``applied`` that define or mention a blamed name.
+        """Changes outside ``applied`` that could repair the blamed names.
 
-        Mentioners count too: an import that fails because a function moved is
-        repaired by the change to the importer, not by the new definition.
+        For each name: the changes that newly define it; when an applied change
+        removed its definition, every change to a line that used it (the
+        importers of a removed name); and the changes that mention it, those
+        in the function of an applied change that mentions it first (a local
+        variable), else all of them when they are few (the importer of a
+        moved function is repaired by the change to the importer).
         """
         applied = frozenset(applied)
         names = self.names(output)
@@ -92,12 +109,20 @@ class Resolver:
         learned: list[tuple[int, int]] = []
         for name in names:
             definers = [c for c in self._definers.get(name, ()) if c not in applied]
-            mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
             add.update(definers)
-            if len(mentioners) <= MAX_MENTIONERS:  # e.g. the importer of a moved function
-                add.update(mentioners)
+            if any(c in applied for c in self._removers.get(name, ())):
+                users = [c for c in self._old_users.get(name, ()) if c not in applied]
+                if len(users) <= MAX_USERS:
+                    add.update(users)
+            mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
             users = [c for c in self._mentioners.get(name, ()) if c in applied]
-            learned.extend((user, c) for user in users for c in definers)
+            user_scopes = {self._scopes[c] for c in users if c in self._scopes}
+            near = [c for c in mentioners if self._scopes.get(c) in user_scopes]
+            if near:
+                add.update(near)
+            elif len(mentioners) <= MAX_MENTIONERS:
+                add.update(mentioners)
+            learned.extend((user, c) for user in users for c in (*definers, *near))
         return Resolution(frozenset(add), tuple(learned), tuple(names))
 
 

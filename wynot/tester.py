@@ -8,6 +8,7 @@ UNRESOLVED from known dependencies, or could not be written (path conflict).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,7 @@ class Tester:
     # When set, a FAIL whose output shows a build, link or import error is
     # UNRESOLVED ("did not build"): the failure we look for is a different one.
     build_errors: Sequence[str] | None = None
+    _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all)."""
@@ -76,6 +78,11 @@ class Tester:
     def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True,
             resolving: frozenset[int] | None = None) -> TestRecord:
         number = len(self.records) + 1
+        earlier = self._ran.get(ids) if use_cache else None
+        if earlier is not None:  # the same configuration, earlier in this run
+            return self._add(dataclasses.replace(
+                earlier, number=number, phase=phase, source=CACHED, resolving=resolving,
+                reason=f"{earlier.reason} (as test {earlier.number})"))
         cached = self.cache.get(self.key, ids) if self.cache and use_cache else None
         if cached is not None:
             return self._add(TestRecord(number, phase, ids, cached.outcome, cached.reason,
@@ -108,6 +115,8 @@ class Tester:
 
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)
+        if record.source in (RAN, CACHED) and not record.commit:
+            self._ran.setdefault(record.ids, record)
         # Predicted answers are cheap and can be many: log their size, not their ids.
         ids: object = len(record.ids) if record.source == PREDICTED else sorted(record.ids)
         self.log.record(number=record.number, phase=record.phase, source=record.source,
