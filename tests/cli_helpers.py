@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -63,3 +64,12 @@ def snapshot(repo: Path) -> dict[str, str]:
         "admin": repr(sorted(p.name for p in (git_dir / "worktrees").glob("*")))
         if (git_dir / "worktrees").exists() else "[]",
     }
+
+
+def assert_no_configuration_ran_twice(report: dict) -> None:
+    """Within one search each configuration runs once (the verification excepted)."""
+    log = Path(report["log"]) / "log.jsonl"
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    ran = [tuple(r["changes"]) for r in records
+           if r["source"] == "run" and r["phase"] != "verify" and not r["commit"]]
+    assert len(ran) == len(set(ran)), "a configuration ran twice"

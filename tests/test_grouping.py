@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from conftest import GitRepo
 from wynot.changes import read_diff
 from wynot.depends import Dependencies, derive
-from wynot.grouping import Plan, make_plan, parse_criteria
+from wynot.grouping import Plan, make_plan, parse_criteria, scope
 from wynot.resolve import Resolver, is_construction_failure
 from wynot.symbols import change_symbols, definitions
 
@@ -160,3 +160,57 @@ def test_resolver_reads_python_and_compiler_errors(make_repo) -> None:
     assert not is_construction_failure("AssertionError: 3 != 4")
     custom = Resolver(symbols, [r"missing symbol <(\w+)>"])
     assert custom.names("link: missing symbol <trim_limit>") == ["trim_limit"]
+
+
+def test_resolver_repairs_a_removed_name_through_its_old_users(make_repo) -> None:
+    """A compatibility helper is dropped; its many importers stop importing it."""
+    repo = make_repo("compat")
+    importers = {f"pkg/m{i}.py": i for i in range(14)}
+    good = repo.commit({
+        "pkg/compat.py": b"PY2 = False\n" + PAD + b"VERSION = 1\n",
+        **{path: b"from pkg.compat import PY2\n" + PAD + b"N = %d\n" % i
+           for path, i in importers.items()},
+    })
+    bad = repo.commit({
+        "pkg/compat.py": b"" + PAD + b"VERSION = 2\n",
+        **{path: PAD + b"N = %d\n" % i for path, i in importers.items()},
+    })
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    removal = next(c.id for c in diff.changes if c.hunk and "-PY2 = False" in c.hunk.text)
+    users = {c.id for c in diff.changes if c.hunk and "-from pkg.compat import PY2" in c.hunk.text}
+    assert len(users) == 14  # more than the 10 mentioners added for a name nobody removed
+    error = "ImportError: cannot import name 'PY2' from 'pkg.compat' (/w/pkg/compat.py)"
+    assert Resolver(symbols).resolve(error, {removal}).add == users
+    # Without the removal applied, the same error does not pull in all the importers.
+    some_user = min(users)
+    assert Resolver(symbols).resolve(error, {some_user}).add == set()
+
+
+def test_resolver_repairs_a_local_name_within_its_function(make_repo) -> None:
+    """`globs` is introduced by one hunk of a function and used by the next; other
+    functions use a variable of the same name in hunks of their own."""
+    def function(name: str, body: bytes) -> bytes:
+        return b"def %s():\n" % name.encode() + body + PAD
+
+    other = [f"helper{i}" for i in range(11)]
+    good = {"m.py": function("make_hash", b"    a = 1\n" + PAD + b"    return a\n")
+            + b"".join(function(n, b"    return 0\n") for n in other)}
+    bad = {"m.py": function("make_hash", b"    globs = {}\n" + PAD
+                            + b"    return globs\n")
+           + b"".join(function(n, b"    globs = 1\n    return globs\n") for n in other)}
+    repo = make_repo("local")
+    good_sha, bad_sha = repo.commit(good), repo.commit(bad)
+    diff = read_diff(repo.path, good_sha, bad_sha)
+    fd = diff.files[0]
+    symbols = {c.id: change_symbols(c, fd) for c in diff.changes}
+    scopes = {c.id: scope(c, fd) for c in diff.changes}
+    define = next(c.id for c in diff.changes if c.hunk and "+    globs = {}" in c.hunk.text)
+    use = next(c.id for c in diff.changes if c.hunk and "+    return globs\n" in c.hunk.text
+               and "globs = 1" not in c.hunk.text)
+    error = "NameError: name 'globs' is not defined"
+    resolution = Resolver(symbols, scopes=scopes).resolve(error, {use})
+    assert resolution.add == {define}
+    assert (use, define) in resolution.learned
+    # Without scopes, the name is too common to point anywhere.
+    assert Resolver(symbols).resolve(error, {use}).add == set()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cli_helpers import run_wynot
+from cli_helpers import assert_no_configuration_ran_twice, run_wynot
 from conftest import Executable, GitRepo
 
 PAD = b"".join(b"# filler %d\n" % i for i in range(10))
@@ -74,6 +74,7 @@ def test_cause_comes_with_the_context_it_needs(app: GitRepo, options) -> None:
     # The changed call is the cause; it cannot run without the import and the helper.
     assert {c["label"]: c["role"] for c in report["changes"]} == ROLES
     assert report["verified"] and report["minimal"]
+    assert_no_configuration_ran_twice(report)
 
 
 def test_resolution_adds_the_definition_a_configuration_misses(app: GitRepo) -> None:

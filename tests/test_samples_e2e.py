@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import run_wynot
+from cli_helpers import assert_no_configuration_ran_twice, run_wynot
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
 
@@ -50,6 +50,7 @@ def test_wynot_isolates_the_expected_changes(name: str, mode: str, tmp_path: Pat
     assert sorted(c["label"] for c in report["changes"]) == sorted(case["expected"])
     assert report["verified"] and report["minimal"]
     assert {c["role"] for c in report["changes"]} == {"cause"}
+    assert_no_configuration_ran_twice(report)
 
     # The patch applies to GOOD and makes the test fail there, on its own.
     check = tmp_path / "check"
