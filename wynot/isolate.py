@@ -173,9 +173,15 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
-        chosen, minimal = _search(tester, request, plan, oracle)
-        chosen = _standalone(tester, plan, oracle, chosen)
-        chosen, roles = _label(tester, chosen)
+        stop = _budget(tester, request.max_tests)
+        chosen, minimal = _search(tester, plan, oracle, stop)
+        try:
+            chosen = _standalone(tester, plan, oracle, chosen, stop)
+        except SearchStopped:
+            chosen, minimal = _smallest_failing_superset(tester, chosen) or chosen, False
+        roles: dict[int, str] = {}
+        if minimal:  # labelling costs a test per change: not once the budget is spent
+            chosen, roles = _label(tester, chosen)
         verdict = tester.run(chosen, "verify", use_cache=False)
         if verdict.outcome is not Outcome.FAIL:
             raise UnfinishedError(
@@ -184,21 +190,21 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     return _HunkAnswer(diff, chosen, roles, minimal)
 
 
-def _search(tester: Tester, request: Request, plan: Plan,
-            oracle: Callable[[frozenset[int]], Outcome]) -> tuple[frozenset[int], bool]:
+def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
+    """The stop hook: true once ``max_tests`` search tests (dd+ and context) have run."""
+    return lambda: max_tests is not None and tester.runs("search") >= max_tests
+
+
+def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],
+            stop: Callable[[], bool]) -> tuple[frozenset[int], bool]:
     """Run dd+ in the plan's order. Returns (changes found, minimal)."""
     everything = frozenset(plan.order)
     if len(everything) == 1:
         return everything, True
-    budget = request.max_tests
-
-    def stop() -> bool:
-        return budget is not None and tester.runs("search") >= budget
-
     try:
         found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop)
     except SearchStopped as stopped:
-        tester.progress(f"budget of {budget} tests spent; best so far has "
+        tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
         return frozenset(stopped.best), False
     if found == everything:
@@ -210,7 +216,7 @@ def _search(tester: Tester, request: Request, plan: Plan,
 
 
 def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
-                chosen: frozenset[int]) -> frozenset[int]:
+                chosen: frozenset[int], stop: Callable[[], bool]) -> frozenset[int]:
     """Grow dd+'s answer until it fails on its own, measured by a real run.
 
     dd+'s answer is relative to the changes it kept applied, and with the
@@ -219,15 +225,19 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
     answer was seen to FAIL (at worst BAD itself). The context the answer needs
     is searched inside the smallest such configuration, with the answer
     applied: dd+ over a handful of changes rather than over all the others.
+    Raises SearchStopped when the budget runs out.
     """
-    while tester.run(chosen, "search").outcome is not Outcome.FAIL:
+    while True:
+        if stop() and not tester.has_run(chosen):
+            raise SearchStopped(chosen, tester.runs("search"))
+        if tester.run(chosen, "search").outcome is Outcome.FAIL:
+            return chosen
         around = _smallest_failing_superset(tester, chosen) or frozenset(plan.order)
         rest = [c for c in plan.order if c in around and c not in chosen]
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
                         f"the {len(rest)} others of the smallest failing configuration "
                         f"that contains them")
-        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split)
-    return chosen
+        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop)
 
 
 def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:

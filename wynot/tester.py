@@ -70,6 +70,10 @@ class Tester:
         """How many times the test command really ran (in ``phase``, or at all)."""
         return sum(1 for r in self.records if r.ran and phase in (None, r.phase))
 
+    def has_run(self, ids: frozenset[int]) -> bool:
+        """Whether this configuration already has an outcome from a run in this search."""
+        return ids in self._ran
+
     def predict(self, ids: frozenset[int], phase: str, reason: str) -> TestRecord:
         """Answer UNRESOLVED without running anything."""
         return self._add(TestRecord(len(self.records) + 1, phase, ids, Outcome.UNRESOLVED,
