@@ -10,7 +10,7 @@ from wynot.changes import read_diff
 from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
 from wynot.resolve import Resolver, is_construction_failure
-from wynot.symbols import change_symbols, definitions
+from wynot.symbols import change_symbols, definitions, imports
 
 PAD = b"".join(b"# padding line %d\n" % i for i in range(12))
 
@@ -214,3 +214,9 @@ def test_resolver_repairs_a_local_name_within_its_function(make_repo) -> None:
     assert (use, define) in resolution.learned
     # Without scopes, the name is too common to point anywhere.
     assert Resolver(symbols).resolve(error, {use}).add == set()
+
+
+def test_imports_bind_names_for_resolution() -> None:
+    assert imports(["import typing as t", "from .core import Command, Group as G",
+                    "    import os.path", "important = 1", "import_thing()"]) == {
+        "t", "Command", "G", "os"}

@@ -72,7 +72,7 @@ class Resolver:
         self._mentioners: dict[str, list[int]] = {}
         for cid in sorted(symbols):
             sym = symbols[cid]
-            for name in sym.defined:
+            for name in sym.defined | sym.imported:
                 self._definers.setdefault(name, []).append(cid)
             for name in sym.undefined:
                 self._removers.setdefault(name, []).append(cid)
@@ -96,7 +96,7 @@ class Resolver:
     def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
         """Changes outside ``applied`` that could repair the blamed names.
 
-        For each name: the changes that newly define it; when an applied change
+        For each name: the changes that newly define it or import it; when an applied change
         removed its definition, every change to a line that used it (the
         importers of a removed name); and the changes that mention it, those
         in the function of an applied change that mentions it first (a local

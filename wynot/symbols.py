@@ -50,6 +50,7 @@ class Symbols:
     undefined: frozenset[str]   # defined on the GOOD side and no longer on the BAD side
     used: frozenset[str]        # mentioned on the BAD side
     old: frozenset[str]         # mentioned on the GOOD side
+    imported: frozenset[str] = frozenset()  # bound by a Python import on the BAD side only
 
     @property
     def dropped(self) -> frozenset[str]:
@@ -65,6 +66,21 @@ def tokens(lines: Iterable[str]) -> set[str]:
     """Identifier tokens, without stopwords and one-letter names."""
     return {t for line in lines for t in IDENTIFIER.findall(line)
             if len(t) > 1 and t not in STOPWORDS}
+
+
+_IMPORT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+\(?([\w.,\s]+?)\)?\s*(?:#.*)?$")
+_IMPORTED = re.compile(r"([\w.]+)(?:\s+as\s+(\w+))?")
+
+
+def imports(lines: Iterable[str]) -> set[str]:
+    """Names that Python import lines bind (``import typing as t`` binds ``t``)."""
+    found: set[str] = set()
+    for line in lines:
+        statement = _IMPORT.match(line)
+        if statement:
+            found.update(alias or name.split(".")[0]
+                         for name, alias in _IMPORTED.findall(statement.group(1)))
+    return found - STOPWORDS
 
 
 def definitions(lines: Iterable[str]) -> set[str]:
@@ -100,6 +116,7 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         undefined=frozenset(old_defs - new_defs),
         used=frozenset(new_tokens),
         old=frozenset(old_tokens),
+        imported=frozenset(imports(new_lines) - imports(old_lines)),
     )
 
 
