@@ -96,9 +96,9 @@ class Resolver:
     def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
         """Changes outside ``applied`` that could repair the blamed names.
 
-        For each name: the changes that newly define it or import it; when an applied change
-        removed its definition, every change to a line that used it (the
-        importers of a removed name); and the changes that mention it, those
+        For each name: the changes that newly define it or import it; when an
+        applied change removed its definition, every change to a line that used
+        it (the importers of a removed name); and the changes that mention it, those
         in the function of an applied change that mentions it first (a local
         variable), else all of them when they are few (the importer of a
         moved function is repaired by the change to the importer).
@@ -111,9 +111,9 @@ class Resolver:
             definers = [c for c in self._definers.get(name, ()) if c not in applied]
             add.update(definers)
             if any(c in applied for c in self._removers.get(name, ())):
-                users = [c for c in self._old_users.get(name, ()) if c not in applied]
-                if len(users) <= MAX_USERS:
-                    add.update(users)
+                old_users = [c for c in self._old_users.get(name, ()) if c not in applied]
+                if len(old_users) <= MAX_USERS:
+                    add.update(old_users)
             mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
             users = [c for c in self._mentioners.get(name, ()) if c in applied]
             user_scopes = {self._scopes[c] for c in users if c in self._scopes}
