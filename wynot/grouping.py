@@ -7,16 +7,23 @@ Each change gets a *location key*, coarse to fine, from the chosen criteria:
 * ``syntax``: the enclosing function or class (Python's ``ast`` for ``.py``
   files, git's hunk header for other languages),
 
-and a *unit*: changes that must stay together. ``lexical`` joins hunks of one
-file that share a rare identifier; dependency cycles found by
-:mod:`wynot.depends` (a renamed function's definition and its callers) join
-across files.
+a *unit*: changes that must stay together, the dependency cycles found by
+:mod:`wynot.depends` (a renamed function's definition and its callers, across
+files), and a *lexical group*: hunks of one file that share a rare
+identifier (``lexical``).
 
-The search order puts units after the units they need (definitions before
-uses), else in diff order. :meth:`Plan.split` cuts a run of changes into ``n``
-near-equal parts, choosing around each ideal cut point the coarsest boundary:
-between top-level directories rather than files, files rather than functions,
-and never inside a unit while another boundary is near. Pure.
+With dependencies, the search order puts units after the units they need
+(definitions before uses), ties in diff order, so that every prefix of the
+order is closed under them. Lexical groups then only steer the cuts: they are
+not units, because joining them to dependency cycles chains unrelated
+clusters into one block of thousands of changes and spoils the order. Without
+dependencies, a lexical group is a unit and its members follow each other.
+
+:meth:`Plan.split` cuts a run of changes into ``n`` near-equal parts, choosing
+around each ideal cut point the coarsest boundary: between top-level
+directories rather than files, files rather than functions, functions rather
+than inside a lexical group, and never inside a unit while another boundary
+is near. Pure.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from wynot.symbols import Symbols
 CRITERIA = ("dir", "file", "syntax", "lexical")
 MAX_SHARERS = 4  # a token shared by more hunks of a file than this is not a link
 _UNIT_BOUNDARY = 10_000  # strength of a cut inside a unit: the weakest there is
+_LEXICAL_BOUNDARY = 1_000  # a cut inside a lexical group: weaker than any location
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,7 @@ class Plan:
     keys: Mapping[int, tuple[str, ...]]
     units: Mapping[int, int]
     grouped: bool
+    lexical: Mapping[int, int] | None = None  # change id -> its lexical group
 
     def split(self, seq: Sequence[int], n: int) -> list[Sequence[int]]:
         """Cut ``seq`` (a run in search order) into ``min(n, len(seq))`` parts."""
@@ -76,6 +85,8 @@ class Plan:
         """How coarse the boundary between neighbours a and b is (0 = coarsest)."""
         if self.units[a] == self.units[b]:
             return _UNIT_BOUNDARY
+        if self.lexical is not None and self.lexical[a] == self.lexical[b]:
+            return _LEXICAL_BOUNDARY
         key_a, key_b = self.keys[a], self.keys[b]
         for level, (x, y) in enumerate(zip(key_a, key_b, strict=False)):
             if x != y:
@@ -104,17 +115,22 @@ def make_plan(
     """Order and group the changes of ``diff``."""
     changes = diff.changes
     keys = {c.id: _location(c, diff.files[c.file], criteria) for c in changes}
-    units = _Union([c.id for c in changes])
+    lexical = _Union([c.id for c in changes])
     if "lexical" in criteria:
-        _join_lexical(changes, symbols, units)
-    if deps is not None:
+        _join_lexical(changes, symbols, lexical)
+    units = _Union([c.id for c in changes])
+    if deps is None:
+        units = lexical
+    else:
         for component in deps.components(c.id for c in changes):
             for member in component[1:]:
                 units.join(component[0], member)
     unit_of = {c.id: units.find(c.id) for c in changes}
     order, unit_of = _order(changes, unit_of, deps)
+    groups = ({c.id: lexical.find(c.id) for c in changes}
+              if deps is not None and "lexical" in criteria else None)
     return Plan(order=order, keys=keys, units=unit_of,
-                grouped=bool(criteria) or deps is not None)
+                grouped=bool(criteria) or deps is not None, lexical=groups)
 
 
 def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[str, ...]:
