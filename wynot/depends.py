@@ -8,7 +8,13 @@ failure-resolution loop adds the ones it learns from build errors:
   the change that newly defines that name;
 * *removal needs its users changed*: a change that removes a definition needs
   every change that rewrites a line mentioning that name (a renamed
-  function's callers, the importers of a function moved to another module).
+  function's callers, the importers of a function moved to another module);
+* *signatures*: a call that starts passing ``keep=`` to ``f`` needs the change
+  that gives ``f`` that parameter, and a change that takes a parameter away
+  from ``f`` needs the calls that stop passing it;
+* *imports*, within one file: a change that uses a name needs the change that
+  imports it there, and a change that drops an import needs the changes to
+  the lines of that file that used the name.
 
 Names defined or removed by many changes (``run``, ``name``) say nothing about
 a particular change and are ignored. Everything here is pure.
@@ -58,16 +64,24 @@ class Dependencies:
         return _tarjan(sorted(nodes), self.needs)
 
 
-def derive(symbols: Mapping[int, Symbols]) -> Dependencies:
-    """The dependencies that identifiers reveal."""
+def derive(symbols: Mapping[int, Symbols],
+           files: Mapping[int, int] | None = None) -> Dependencies:
+    """The dependencies that identifiers reveal; ``files`` (change id -> file)
+    enables the rules about imports."""
     deps = Dependencies()
     definers: dict[str, list[int]] = {}
     old_users: dict[str, list[int]] = {}
+    param_adders: dict[tuple[str, str], list[int]] = {}
+    keyword_droppers: dict[tuple[str, str], list[int]] = {}
     for cid, sym in symbols.items():
         for name in sym.defined:
             definers.setdefault(name, []).append(cid)
         for name in sym.old:
             old_users.setdefault(name, []).append(cid)
+        for pair in sym.params_added:
+            param_adders.setdefault(pair, []).append(cid)
+        for pair in sym.keywords_removed:
+            keyword_droppers.setdefault(pair, []).append(cid)
     definers = {n: ids for n, ids in definers.items() if len(ids) <= MAX_DEFINERS}
     for cid, sym in symbols.items():
         for name in sym.used:
@@ -78,7 +92,37 @@ def derive(symbols: Mapping[int, Symbols]) -> Dependencies:
             if len(users) <= MAX_USERS:
                 for user in users:
                     deps.add(cid, user)
+        for pair in sym.keywords_added:
+            adders = param_adders.get(pair, ())
+            if len(adders) <= MAX_DEFINERS:
+                for adder in adders:
+                    deps.add(cid, adder)
+        for pair in sym.params_removed:
+            droppers = keyword_droppers.get(pair, ())
+            if len(droppers) <= MAX_USERS:
+                for dropper in droppers:
+                    deps.add(cid, dropper)
+    if files is not None:
+        _derive_imports(symbols, files, deps)
     return deps
+
+
+def _derive_imports(symbols: Mapping[int, Symbols], files: Mapping[int, int],
+                    deps: Dependencies) -> None:
+    importers: dict[tuple[int, str], list[int]] = {}
+    unimporters: dict[tuple[int, str], list[int]] = {}
+    for cid, sym in symbols.items():
+        for name in sym.imported:
+            importers.setdefault((files[cid], name), []).append(cid)
+        for name in sym.unimported:
+            unimporters.setdefault((files[cid], name), []).append(cid)
+    for cid, sym in symbols.items():
+        for name in sym.used:
+            for importer in importers.get((files[cid], name), ())[:MAX_DEFINERS]:
+                deps.add(cid, importer)
+        for name in sym.old:
+            for unimporter in unimporters.get((files[cid], name), ())[:MAX_DEFINERS]:
+                deps.add(unimporter, cid)
 
 
 def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:

@@ -150,7 +150,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
              f"{good[:12]} and {bad[:12]}")
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    deps = derive(symbols) if request.predict else Dependencies()
+    files = {c.id: c.file for c in diff.changes}
+    deps = derive(symbols, files) if request.predict else Dependencies()
     plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
@@ -169,7 +170,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         resolver = None
         if request.resolve:
             scopes = {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
-            resolver = Resolver(symbols, request.resolve_patterns, scopes)
+            resolver = Resolver(symbols, request.resolve_patterns, scopes, files)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)

@@ -38,10 +38,18 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
     rf"has no member named {_Q}(\w+){_Q}",
     rf"no member named {_Q}(\w+){_Q}",
 )
+# Python calls that no longer fit a changed signature: (function, parameter).
+SIGNATURE_PATTERNS: tuple[str, ...] = (
+    r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'",
+    r"([\w.]+)\(\) got multiple values for argument '(\w+)'",
+    r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: '(\w+)'",
+)
 # Output that shows the configuration did not build or import, with or without names.
 CONSTRUCTION_ERRORS = re.compile(
     r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
-    r"IndentationError|error: |undefined reference|fatal error|ld returned)"
+    r"IndentationError|error: |undefined reference|fatal error|ld returned|"
+    r"\(\) got an unexpected keyword argument|\(\) got multiple values for argument|"
+    r"\(\) missing \d+ required (?:positional|keyword-only) argument)"
 )
 MAX_MENTIONERS = 10
 
@@ -61,13 +69,19 @@ class Resolver:
     ``scopes`` (change id -> enclosing function, as grouping sees it) lets a
     blamed local name (``globs``) be repaired by the hunks of the same
     function rather than by every hunk that happens to use the word.
+    ``files`` (change id -> file) lets a name whose import an applied change
+    dropped be repaired by the changes to its users in that file.
     """
 
     def __init__(self, symbols: Mapping[int, Symbols], extra_patterns: Sequence[str] = (),
-                 scopes: Mapping[int, str] | None = None):
+                 scopes: Mapping[int, str] | None = None,
+                 files: Mapping[int, int] | None = None):
         self.patterns = [re.compile(p) for p in (*extra_patterns, *DEFAULT_PATTERNS)]
+        self._signature_patterns = [re.compile(p) for p in SIGNATURE_PATTERNS]
+        self._signers: dict[tuple[str, str], list[int]] = {}
         self._definers: dict[str, list[int]] = {}
         self._removers: dict[str, list[int]] = {}
+        self._unimporters: dict[str, list[int]] = {}
         self._old_users: dict[str, list[int]] = {}
         self._mentioners: dict[str, list[int]] = {}
         for cid in sorted(symbols):
@@ -76,11 +90,16 @@ class Resolver:
                 self._definers.setdefault(name, []).append(cid)
             for name in sym.undefined:
                 self._removers.setdefault(name, []).append(cid)
+            for name in sym.unimported:
+                self._unimporters.setdefault(name, []).append(cid)
             for name in sym.old:
                 self._old_users.setdefault(name, []).append(cid)
             for name in sym.mentioned:
                 self._mentioners.setdefault(name, []).append(cid)
+            for pair in sym.signature_pairs:
+                self._signers.setdefault(pair, []).append(cid)
         self._scopes = {cid: scope for cid, scope in (scopes or {}).items() if scope}
+        self._files = files or {}
 
     def names(self, output: str) -> list[str]:
         """Identifiers the error output blames, in order of appearance."""
@@ -93,20 +112,45 @@ class Resolver:
                         found.append(name)
         return found
 
+    def signature_pairs(self, output: str) -> list[tuple[str, str]]:
+        """(function, parameter) pairs of calls that do not fit a signature.
+
+        Python names the function by its qualified name: ``Config.__init__``
+        stands for the class as well, since calls name the class.
+        """
+        found: list[tuple[str, str]] = []
+        for match in (m for p in self._signature_patterns for m in p.finditer(output)):
+            parts = match.group(1).split(".")
+            names = parts[-1:] + (parts[-2:-1] if parts[-1] in ("__init__", "__new__") else [])
+            found.extend((name, match.group(2)) for name in names
+                         if (name, match.group(2)) not in found)
+        return found
+
     def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
         """Changes outside ``applied`` that could repair the blamed names.
 
         For each name: the changes that newly define it or import it; when an
         applied change removed its definition, every change to a line that used
-        it (the importers of a removed name); and the changes that mention it, those
-        in the function of an applied change that mentions it first (a local
-        variable), else all of them when they are few (the importer of a
-        moved function is repaired by the change to the importer).
+        it (the importers of a removed name); when an applied change dropped
+        its import, the changes to the lines of that file that used it; and the
+        changes that mention it, those in the function of an applied change
+        that mentions it first (a local variable), else all of them when they
+        are few (the importer of a moved function is repaired by the change to
+        the importer). For a call that does not fit a signature: the changes to
+        that function's parameter or to the calls that pass it.
         """
         applied = frozenset(applied)
         names = self.names(output)
         add: set[int] = set()
         learned: list[tuple[int, int]] = []
+        pairs = self.signature_pairs(output)
+        for pair in pairs:
+            signers = self._signers.get(pair, ())
+            fixes = [c for c in signers if c not in applied]
+            if len(fixes) > MAX_USERS:
+                continue
+            add.update(fixes)
+            learned.extend((user, c) for user in signers if user in applied for c in fixes)
         for name in names:
             definers = [c for c in self._definers.get(name, ()) if c not in applied]
             add.update(definers)
@@ -114,6 +158,14 @@ class Resolver:
                 old_users = [c for c in self._old_users.get(name, ()) if c not in applied]
                 if len(old_users) <= MAX_USERS:
                     add.update(old_users)
+            unimporters = [c for c in self._unimporters.get(name, ()) if c in applied]
+            if unimporters and self._files:
+                where = {self._files[c] for c in unimporters}
+                local = [c for c in self._old_users.get(name, ())
+                         if c not in applied and self._files[c] in where]
+                add.update(local)
+                learned.extend((u, c) for u in unimporters for c in local
+                               if self._files[u] == self._files[c])
             mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
             users = [c for c in self._mentioners.get(name, ()) if c in applied]
             user_scopes = {self._scopes[c] for c in users if c in self._scopes}
@@ -123,7 +175,8 @@ class Resolver:
             elif len(mentioners) <= MAX_MENTIONERS:
                 add.update(mentioners)
             learned.extend((user, c) for user in users for c in (*definers, *near))
-        return Resolution(frozenset(add), tuple(learned), tuple(names))
+        labels = [f"{function}({parameter}=)" for function, parameter in pairs]
+        return Resolution(frozenset(add), tuple(learned), (*names, *labels))
 
 
 def is_construction_failure(output: str, extra_patterns: Sequence[str] = ()) -> bool:

@@ -51,6 +51,19 @@ class Symbols:
     used: frozenset[str]        # mentioned on the BAD side
     old: frozenset[str]         # mentioned on the GOOD side
     imported: frozenset[str] = frozenset()  # bound by a Python import on the BAD side only
+    unimported: frozenset[str] = frozenset()  # bound by a Python import on the GOOD side only
+    # (function, keyword) pairs: parameters a ``def`` line gains or loses, and
+    # keyword arguments calls start or stop passing (Python signature changes).
+    params_added: frozenset[tuple[str, str]] = frozenset()
+    params_removed: frozenset[tuple[str, str]] = frozenset()
+    keywords_added: frozenset[tuple[str, str]] = frozenset()
+    keywords_removed: frozenset[tuple[str, str]] = frozenset()
+
+    @property
+    def signature_pairs(self) -> frozenset[tuple[str, str]]:
+        """Every (function, keyword) pair whose use or definition this change alters."""
+        return (self.params_added | self.params_removed
+                | self.keywords_added | self.keywords_removed)
 
     @property
     def dropped(self) -> frozenset[str]:
@@ -83,6 +96,61 @@ def imports(lines: Iterable[str]) -> set[str]:
     return found - STOPWORDS
 
 
+MAX_ARGUMENTS = 2000
+_CALL = re.compile(r"\b(def\s+)?([A-Za-z_]\w*)\s*\(")
+_PARAM = re.compile(r"^\s*\**\s*([A-Za-z_]\w*)")
+_KEYWORD = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
+
+
+def signatures(lines: Iterable[str]) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """(parameters of ``def`` lines, keyword arguments of calls) as (function, name) pairs.
+
+    ``def f(a, keep=False)`` gives ("f", "a") and ("f", "keep");
+    ``mod.f(x, keep=True)`` gives the keyword ("f", "keep"). A call or a
+    definition may span lines; each side of a hunk is read as one text.
+    """
+    text = "\n".join(lines)
+    params: set[tuple[str, str]] = set()
+    keywords: set[tuple[str, str]] = set()
+    for match in _CALL.finditer(text):
+        name = match.group(2)
+        if name in STOPWORDS and not match.group(1):
+            continue
+        for argument in _arguments(text, match.end()):
+            if match.group(1):
+                found = _PARAM.match(argument.split(":", 1)[0].split("=", 1)[0])
+                if found and found.group(1) not in ("self", "cls"):
+                    params.add((name, found.group(1)))
+            else:
+                keyword = _KEYWORD.match(argument)
+                if keyword:
+                    keywords.add((name, keyword.group(1)))
+    return params, keywords
+
+
+def _arguments(text: str, start: int) -> list[str]:
+    """The top-level comma-separated pieces of the parenthesis opened at ``start - 1``.
+
+    An argument list that does not close within MAX_ARGUMENTS characters is cut
+    there (it continues outside the hunk).
+    """
+    depth, pieces, begin = 1, [], start
+    for i in range(start, min(len(text), start + MAX_ARGUMENTS)):
+        char = text[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                pieces.append(text[begin:i])
+                return pieces
+        elif char == "," and depth == 1:
+            pieces.append(text[begin:i])
+            begin = i + 1
+    pieces.append(text[begin:start + MAX_ARGUMENTS])
+    return pieces
+
+
 def definitions(lines: Iterable[str]) -> set[str]:
     """Names the lines define (functions, classes, module-level names, macros, ...)."""
     found = set()
@@ -111,12 +179,19 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         elif module and target and module != target:
             old_defs.add(module)
             new_defs.add(target)
+    old_params, old_keywords = signatures(old_lines)
+    new_params, new_keywords = signatures(new_lines)
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
         used=frozenset(new_tokens),
         old=frozenset(old_tokens),
         imported=frozenset(imports(new_lines) - imports(old_lines)),
+        unimported=frozenset(imports(old_lines) - imports(new_lines)),
+        params_added=frozenset(new_params - old_params),
+        params_removed=frozenset(old_params - new_params),
+        keywords_added=frozenset(new_keywords - old_keywords),
+        keywords_removed=frozenset(old_keywords - new_keywords),
     )
 
 
