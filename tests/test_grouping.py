@@ -10,7 +10,7 @@ from wynot.changes import read_diff
 from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
 from wynot.resolve import Resolver, is_construction_failure
-from wynot.symbols import change_symbols, definitions, imports
+from wynot.symbols import Symbols, change_symbols, definitions, imports, signatures
 
 PAD = b"".join(b"# padding line %d\n" % i for i in range(12))
 
@@ -111,6 +111,29 @@ def test_split_always_partitions_into_contiguous_balanced_parts(plan: Plan, n: i
     assert [x for p in parts for x in p] == seq
     assert len(parts) == min(n, len(seq))
     assert all(parts)
+
+
+def test_lexical_groups_do_not_chain_dependency_cycles(make_repo) -> None:
+    """a.py: a1 calls b1's new helper, a2 defines a helper b2 calls; a1/a2 and
+    b1/b2 share a rare word. As units, the two lexical pairs would need each
+    other and merge; as cut preferences, the order stays definition-first."""
+    repo = make_repo("lexical")
+    good = repo.commit({"a.py": b"A1 = 0\n" + PAD + b"A2 = 0\n",
+                        "b.py": b"B1 = 0\n" + PAD + b"B2 = 0\n"})
+    bad = repo.commit({
+        "a.py": b"A1 = from_b(zeta_word)\n" + PAD + b"def from_a(): return zeta_word\n",
+        "b.py": b"def from_b(x): return omega_word\n" + PAD + b"B2 = from_a(omega_word)\n",
+    })
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    deps = derive(symbols)
+    plan = make_plan(diff, ("dir", "file", "syntax", "lexical"), symbols, deps)
+    assert len(set(plan.units.values())) == 4
+    assert plan.lexical is not None and len(set(plan.lexical.values())) == 2
+    for i in range(1, 5):
+        assert deps.is_closed(frozenset(plan.order[:i]))
+    flat = make_plan(diff, ("dir", "file", "syntax", "lexical"), symbols)
+    assert len(set(flat.units.values())) == 2  # without dependencies, a group is a unit
 
 
 def test_parse_criteria() -> None:
@@ -220,3 +243,94 @@ def test_imports_bind_names_for_resolution() -> None:
     assert imports(["import typing as t", "from .core import Command, Group as G",
                     "    import os.path", "important = 1", "import_thing()"]) == {
         "t", "Command", "G", "os"}
+
+
+def test_signatures_of_definitions_and_calls() -> None:
+    params, keywords = signatures([
+        "def pack(items, *rest, keep_order: bool = False, **extra):",
+        "    return mod.pack(items, sorted(x, key=len), keep_order=True,",
+        "                    limit=3)",
+        "if a == b and f(x == 1): pass",
+    ])
+    assert params == {("pack", "items"), ("pack", "rest"), ("pack", "keep_order"),
+                      ("pack", "extra")}
+    assert keywords == {("sorted", "key"), ("pack", "keep_order"), ("pack", "limit")}
+
+
+def signature_project(make_repo) -> tuple[dict[int, Symbols], dict[str, int]]:
+    """lib.py's pack() gains keep_order, app.py starts passing it; lib.py's trim()
+    loses strict, cli.py stops passing it. Returns (symbols, hunk ids by role)."""
+    repo = make_repo("signature")
+    good = repo.commit({
+        "lib.py": b"def pack(items):\n    return list(items)\n" + PAD
+        + b"def trim(s, strict=False):\n    return s.strip()\n",
+        "app.py": b"import lib\n" + PAD + b"X = lib.pack([2, 1])\n",
+        "cli.py": b"from lib import trim\n" + PAD + b"Y = trim(' a ', strict=True)\n",
+    })
+    bad = repo.commit({
+        "lib.py": b"def pack(items, keep_order=False):\n    return list(items)\n" + PAD
+        + b"def trim(s):\n    return s.strip()\n",
+        "app.py": b"import lib\n" + PAD + b"X = lib.pack([2, 1], keep_order=True)\n",
+        "cli.py": b"from lib import trim\n" + PAD + b"Y = trim(' a ')\n",
+    })
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+
+    def hunk(text: str) -> int:
+        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
+
+    return symbols, {"def pack": hunk("+def pack"), "call pack": hunk("+X = lib.pack"),
+                     "def trim": hunk("+def trim"), "call trim": hunk("+Y = trim")}
+
+
+def test_signature_changes_give_dependencies_and_repairs(make_repo) -> None:
+    symbols, ids = signature_project(make_repo)
+    deps = derive(symbols)
+    assert deps.closure({ids["call pack"]}) == {ids["call pack"], ids["def pack"]}
+    assert deps.closure({ids["def trim"]}) == {ids["def trim"], ids["call trim"]}
+    assert deps.is_closed(frozenset({ids["def pack"], ids["call trim"]}))
+    resolver = Resolver(symbols)
+    unexpected = "TypeError: pack() got an unexpected keyword argument 'keep_order'"
+    assert is_construction_failure(unexpected)
+    resolution = resolver.resolve(unexpected, {ids["call pack"]})
+    assert resolution.add == {ids["def pack"]}
+    assert (ids["call pack"], ids["def pack"]) in resolution.learned
+    assert resolution.names == ("pack(keep_order=)",)
+    removed = "TypeError: trim() got an unexpected keyword argument 'strict'"
+    assert resolver.resolve(removed, {ids["def trim"]}).add == {ids["call trim"]}
+    # A constructor is named by its class in calls and by __init__ in the error.
+    assert resolver.signature_pairs(
+        "TypeError: Config.__init__() missing 1 required positional argument: 'path'") == [
+        ("__init__", "path"), ("Config", "path")]
+    assert resolver.resolve("TypeError: pack() takes 1 positional argument", set()).add == set()
+
+
+def test_dropped_and_new_imports_bind_changes_of_their_file(make_repo) -> None:
+    """m.py stops using roles (and drops its import) in two far-apart hunks and
+    starts using slots (imported in a third); n.py uses roles and is not touched."""
+    repo = make_repo("imports")
+    good = repo.commit({
+        "m.py": b"from p import roles\n" + PAD + b"A = roles.x\n" + PAD + b"B = 1\n",
+        "n.py": b"from p import roles\n" + PAD + b"C = roles.y\n" + PAD + b"D = 1\n",
+    })
+    bad = repo.commit({
+        "m.py": b"from p import slots\n" + PAD + b"A = 0\n" + PAD + b"B = slots.z\n",
+        "n.py": b"from p import roles\n" + PAD + b"C = roles.y\n" + PAD + b"D = 2\n",
+    })
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: c.file for c in diff.changes}
+
+    def hunk(text: str) -> int:
+        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
+
+    imports_, drop_use, new_use = hunk("+from p import slots"), hunk("+A = 0"), hunk("+B = slots")
+    deps = derive(symbols, files)
+    assert deps.closure({imports_}) == {imports_, drop_use}
+    assert deps.closure({new_use}) == {new_use, imports_, drop_use}
+    assert deps.is_closed(frozenset({hunk("+D = 2")}))
+    assert derive(symbols).closure({imports_}) == {imports_}  # without files: no import rules
+    error = "NameError: name 'roles' is not defined"
+    resolution = Resolver(symbols, files=files).resolve(error, {imports_})
+    assert resolution.add == {drop_use}
+    assert (imports_, drop_use) in resolution.learned
