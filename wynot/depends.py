@@ -16,6 +16,11 @@ failure-resolution loop adds the ones it learns from build errors:
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
 
+Given the files (:class:`~wynot.symbols.FileSymbols`), the first two rules
+link Python files only where the user's file imports the name or its module,
+and the import rules apply. Changes outside source files (prose, data) take
+no part.
+
 Names defined or removed by many changes (``run``, ``name``) say nothing about
 a particular change and are ignored. Everything here is pure.
 """
@@ -25,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from wynot.symbols import Symbols
+from wynot.symbols import FileSymbols, Symbols
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
 MAX_USERS = 200       # a removed name on more changed lines than this is too common
@@ -65,15 +70,15 @@ class Dependencies:
 
 
 def derive(symbols: Mapping[int, Symbols],
-           files: Mapping[int, int] | None = None) -> Dependencies:
-    """The dependencies that identifiers reveal; ``files`` (change id -> file)
-    enables the rules about imports."""
+           files: Mapping[int, FileSymbols] | None = None) -> Dependencies:
+    """The dependencies that identifiers reveal; ``files`` maps each change to its file."""
     deps = Dependencies()
     definers: dict[str, list[int]] = {}
     old_users: dict[str, list[int]] = {}
     param_adders: dict[tuple[str, str], list[int]] = {}
     keyword_droppers: dict[tuple[str, str], list[int]] = {}
-    for cid, sym in symbols.items():
+    code = {cid: sym for cid, sym in symbols.items() if sym.code}
+    for cid, sym in code.items():
         for name in sym.defined:
             definers.setdefault(name, []).append(cid)
         for name in sym.old:
@@ -83,12 +88,17 @@ def derive(symbols: Mapping[int, Symbols],
         for pair in sym.keywords_removed:
             keyword_droppers.setdefault(pair, []).append(cid)
     definers = {n: ids for n, ids in definers.items() if len(ids) <= MAX_DEFINERS}
-    for cid, sym in symbols.items():
+
+    def sees(user: int, owner: int, name: str, *, new: bool) -> bool:
+        return files is None or files[user].sees(files[owner], name, new=new)
+
+    for cid, sym in code.items():
         for name in sym.used:
             for definer in definers.get(name, ()):
-                deps.add(cid, definer)
+                if sees(cid, definer, name, new=True):
+                    deps.add(cid, definer)
         for name in sym.undefined:
-            users = old_users.get(name, ())
+            users = [u for u in old_users.get(name, ()) if sees(u, cid, name, new=False)]
             if len(users) <= MAX_USERS:
                 for user in users:
                     deps.add(cid, user)
@@ -103,12 +113,13 @@ def derive(symbols: Mapping[int, Symbols],
                 for dropper in droppers:
                     deps.add(cid, dropper)
     if files is not None:
-        _derive_imports(symbols, files, deps)
+        _derive_imports(code, {cid: files[cid].index for cid in code}, deps)
     return deps
 
 
 def _derive_imports(symbols: Mapping[int, Symbols], files: Mapping[int, int],
                     deps: Dependencies) -> None:
+    """Within one file: uses need the import of the name, dropped imports their users."""
     importers: dict[tuple[int, str], list[int]] = {}
     unimporters: dict[tuple[int, str], list[int]] = {}
     for cid, sym in symbols.items():

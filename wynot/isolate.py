@@ -30,7 +30,7 @@ from wynot.patch import check_reproduces, tree_states
 from wynot.premise import require
 from wynot.resolve import Resolver, is_construction_failure
 from wynot.runner import Commands
-from wynot.symbols import change_symbols
+from wynot.symbols import change_symbols, file_symbols
 from wynot.tester import CACHED, RAN, Progress, Tester, TestRecord
 from wynot.worktree import scratch_worktree
 
@@ -150,8 +150,9 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
              f"{good[:12]} and {bad[:12]}")
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    files = {c.id: c.file for c in diff.changes}
-    deps = derive(symbols, files) if request.predict else Dependencies()
+    by_file = {fd.index: file_symbols(fd) for fd in diff.files}
+    deps = (derive(symbols, {c.id: by_file[c.file] for c in diff.changes}) if request.predict
+            else Dependencies())
     plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
@@ -170,6 +171,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         resolver = None
         if request.resolve:
             scopes = {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
+            files = {c.id: c.file for c in diff.changes}
             resolver = Resolver(symbols, request.resolve_patterns, scopes, files)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
@@ -223,16 +225,21 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
     dd+'s answer is relative to the changes it kept applied, and with the
     failure-resolution loop an answer may stand for the enlarged configuration
     that was really tested. Either way some configuration that contains the
-    answer was seen to FAIL (at worst BAD itself). The context the answer needs
-    is searched inside the smallest such configuration, with the answer
-    applied: dd+ over a handful of changes rather than over all the others.
-    Raises SearchStopped when the budget runs out.
+    answer was seen to FAIL (at worst BAD itself). First the answer closed
+    under the known dependencies is tried, through the oracle (so a build
+    error there is resolved too); then the context the answer needs is
+    searched inside the smallest failing configuration that contains it, with
+    the answer applied: dd+ over a handful of changes rather than over all
+    the others. Raises SearchStopped when the budget runs out.
     """
     while True:
         if stop() and not tester.has_run(chosen):
             raise SearchStopped(chosen, tester.runs("search"))
         if tester.run(chosen, "search").outcome is Outcome.FAIL:
             return chosen
+        closed = oracle.deps.closure(chosen)
+        if closed != chosen and not tester.has_run(closed) and not stop():
+            oracle(closed)
         around = _smallest_failing_superset(tester, chosen) or frozenset(plan.order)
         rest = [c for c in plan.order if c in around and c not in chosen]
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "

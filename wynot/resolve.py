@@ -92,7 +92,7 @@ class Resolver:
                 self._removers.setdefault(name, []).append(cid)
             for name in sym.unimported:
                 self._unimporters.setdefault(name, []).append(cid)
-            for name in sym.old:
+            for name in (sym.old if sym.code else ()):
                 self._old_users.setdefault(name, []).append(cid)
             for name in sym.mentioned:
                 self._mentioners.setdefault(name, []).append(cid)

@@ -9,6 +9,7 @@ languages; everything else is a plain identifier token. Pure functions.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -41,6 +42,14 @@ int8_t int16_t int32_t int64_t bool true false printf fprintf stderr stdout main
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
+# Files whose definitions the patterns above can read. Elsewhere (prose, data,
+# languages they do not fit) a change defines nothing and needs nothing.
+PYTHON_SUFFIXES = frozenset({".py", ".pyi", ".pyw"})
+CODE_SUFFIXES = PYTHON_SUFFIXES | frozenset({
+    ".pyx", ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".mm",
+    ".java", ".js", ".jsx", ".ts", ".tsx", ".go", ".rs", ".cs", ".kt", ".swift", ".scala",
+})
+
 
 @dataclass(frozen=True, slots=True)
 class Symbols:
@@ -58,6 +67,7 @@ class Symbols:
     params_removed: frozenset[tuple[str, str]] = frozenset()
     keywords_added: frozenset[tuple[str, str]] = frozenset()
     keywords_removed: frozenset[tuple[str, str]] = frozenset()
+    code: bool = True  # in a source file the definition patterns fit
 
     @property
     def signature_pairs(self) -> frozenset[tuple[str, str]]:
@@ -75,10 +85,21 @@ class Symbols:
         return self.used | self.old | self.defined | self.undefined
 
 
+_SHORT_MODULE = re.compile(r"(?<![\w.])([A-Za-z_])(?:\.(?=[A-Za-z_])|\()")
+
+
 def tokens(lines: Iterable[str]) -> set[str]:
-    """Identifier tokens, without stopwords and one-letter names."""
-    return {t for line in lines for t in IDENTIFIER.findall(line)
-            if len(t) > 1 and t not in STOPWORDS}
+    """Identifier tokens, without stopwords and one-letter names.
+
+    A one-letter name whose attribute is read or that is called stays
+    (``t.Optional``, ``_("text")``): it is usually a module alias or a
+    function imported under a short name (``import typing as t``).
+    """
+    found: set[str] = set()
+    for line in lines:
+        found.update(t for t in IDENTIFIER.findall(line) if len(t) > 1 and t not in STOPWORDS)
+        found.update(_SHORT_MODULE.findall(line))
+    return found
 
 
 _IMPORT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+\(?([\w.,\s]+?)\)?\s*(?:#.*)?$")
@@ -163,9 +184,141 @@ def definitions(lines: Iterable[str]) -> set[str]:
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class FileSymbols:
+    """Which names of other files a file can see: for Python, what it imports."""
+
+    index: int  # the file's index in the diff
+    modules: frozenset[str]  # the names other files import it by (old and new path)
+    python: bool
+    imports_old: frozenset[str]  # names its GOOD side imports (module names for star imports)
+    imports_new: frozenset[str]
+
+    def sees(self, owner: FileSymbols, name: str, *, new: bool) -> bool:
+        """Can a line of this file refer to ``name`` as defined in ``owner``?
+
+        Within a file, and between files that are not both Python, always;
+        between Python files, only through an import of the name or its module.
+        """
+        if owner.index == self.index or not (owner.python and self.python):
+            return True
+        visible = self.imports_new if new else self.imports_old
+        return name in visible or not owner.modules.isdisjoint(visible)
+
+
+_STAR_IMPORT = re.compile(r"^\s*from\s+[\w.]*?(\w+)\s+import\s+\*")
+
+
+def file_symbols(fd: FileDiff) -> FileSymbols:
+    """The imports of both sides of a file."""
+    path = fd.new_path or fd.old_path or ""
+
+    def imported(side: bytes | None) -> frozenset[str]:
+        lines = _text(side).splitlines() if side is not None else []
+        stars = {m.group(1) for m in map(_STAR_IMPORT.match, lines) if m}
+        return frozenset(imports(lines) | stars)
+
+    modules = {_module_name(p) for p in (fd.old_path, fd.new_path) if p} - {""}
+    return FileSymbols(
+        index=fd.index, modules=frozenset(modules), python=_suffix(path) in PYTHON_SUFFIXES,
+        imports_old=imported(fd.old.data if fd.old is not None else None),
+        imports_new=imported(fd.new.data if fd.new is not None else None))
+
+
+def _suffix(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
+Pairs = set[tuple[str, str]]
+_SIGNATURE_CACHE: dict[bytes, tuple[dict[int, Pairs], dict[int, Pairs]] | None] = {}
+
+
+def _python_signatures(data: bytes) -> tuple[dict[int, Pairs], dict[int, Pairs]] | None:
+    """(parameters, keyword arguments) of a Python file, by the line they are on.
+
+    Parameters are (function, parameter) and keyword arguments (called
+    function, keyword), the function named by its last dotted part. None if
+    the file does not parse.
+    """
+    if data in _SIGNATURE_CACHE:
+        return _SIGNATURE_CACHE[data]
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        _SIGNATURE_CACHE[data] = None
+        return None
+    params: dict[int, Pairs] = {}
+    keywords: dict[int, Pairs] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            a = node.args
+            for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg):
+                if arg is not None and arg.arg not in ("self", "cls"):
+                    params.setdefault(arg.lineno, set()).add((node.name, arg.arg))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else None)
+            for keyword in node.keywords:
+                if name and keyword.arg:
+                    keywords.setdefault(keyword.lineno, set()).add((name, keyword.arg))
+    _SIGNATURE_CACHE[data] = (params, keywords)
+    return params, keywords
+
+
+def _changed_lines(hunk_text: str, old_start: int, new_start: int) -> tuple[set[int], set[int]]:
+    """Line numbers of the removed lines (GOOD) and the added lines (BAD) of a hunk."""
+    removed: set[int] = set()
+    added: set[int] = set()
+    old, new = old_start, new_start
+    for line in hunk_text.split("\n")[1:]:
+        if line.startswith("-"):
+            removed.add(old)
+            old += 1
+        elif line.startswith("+"):
+            added.add(new)
+            new += 1
+        elif line.startswith(" "):
+            old += 1
+            new += 1
+    return removed, added
+
+
+def _hunk_signatures(change: Change, fd: FileDiff, old_lines: list[str],
+                     new_lines: list[str]) -> tuple[Pairs, Pairs, Pairs, Pairs]:
+    """(old params, new params, old keywords, new keywords) on the changed lines.
+
+    In Python files both sides are parsed, so a parameter or keyword on a line
+    of its own in a long signature or call is still tied to its function.
+    Elsewhere, or when a side does not parse, the changed lines are read alone.
+    """
+    old_params, old_keywords = signatures(old_lines)
+    new_params, new_keywords = signatures(new_lines)
+    hunk = change.hunk
+    if hunk is None or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES:
+        return old_params, new_params, old_keywords, new_keywords
+    old_parsed = _python_signatures(fd.old.data) if fd.old is not None else None
+    new_parsed = _python_signatures(fd.new.data) if fd.new is not None else None
+    if old_parsed is None or new_parsed is None:
+        return old_params, new_params, old_keywords, new_keywords
+    # a removed line is numbered from old_start, which git gives as the line
+    # before an empty range; a non-empty range starts at old_start itself
+    removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+
+    def on(lines: set[int], by_line: dict[int, Pairs]) -> Pairs:
+        return {pair for n in lines for pair in by_line.get(n, ())}
+
+    return (on(removed, old_parsed[0]), on(added, new_parsed[0]),
+            on(removed, old_parsed[1]), on(added, new_parsed[1]))
+
+
 def change_symbols(change: Change, fd: FileDiff) -> Symbols:
     """The symbols of one change, from its hunk lines or its whole file."""
     old_lines, new_lines = _sides(change, fd)
+    if _suffix(fd.new_path or fd.old_path or change.path) not in CODE_SUFFIXES:
+        return Symbols(defined=frozenset(), undefined=frozenset(), used=frozenset(
+            tokens(new_lines)), old=frozenset(tokens(old_lines)), code=False)
     old_defs, new_defs = definitions(old_lines), definitions(new_lines)
     old_tokens, new_tokens = tokens(old_lines), tokens(new_lines)
     if change.kind in (ChangeKind.ADD, ChangeKind.DELETE, ChangeKind.RENAME):
@@ -179,8 +332,8 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         elif module and target and module != target:
             old_defs.add(module)
             new_defs.add(target)
-    old_params, old_keywords = signatures(old_lines)
-    new_params, new_keywords = signatures(new_lines)
+    old_params, new_params, old_keywords, new_keywords = _hunk_signatures(
+        change, fd, old_lines, new_lines)
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
@@ -211,6 +364,7 @@ def _sides(change: Change, fd: FileDiff) -> tuple[list[str], list[str]]:
 
 
 def _text(data: bytes) -> str:
+    """Text to scan ('' for binary data)."""
     if b"\0" in data[:8000]:
         return ""
     return data.decode("utf-8", errors="replace")
