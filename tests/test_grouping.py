@@ -10,7 +10,14 @@ from wynot.changes import read_diff
 from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
 from wynot.resolve import Resolver, is_construction_failure
-from wynot.symbols import Symbols, change_symbols, definitions, imports, signatures
+from wynot.symbols import (
+    Symbols,
+    change_symbols,
+    definitions,
+    file_symbols,
+    imports,
+    signatures,
+)
 
 PAD = b"".join(b"# padding line %d\n" % i for i in range(12))
 
@@ -325,7 +332,7 @@ def test_dropped_and_new_imports_bind_changes_of_their_file(make_repo) -> None:
         return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
 
     imports_, drop_use, new_use = hunk("+from p import slots"), hunk("+A = 0"), hunk("+B = slots")
-    deps = derive(symbols, files)
+    deps = derive(symbols, {c.id: file_symbols(diff.files[c.file]) for c in diff.changes})
     assert deps.closure({imports_}) == {imports_, drop_use}
     assert deps.closure({new_use}) == {new_use, imports_, drop_use}
     assert deps.is_closed(frozenset({hunk("+D = 2")}))
