@@ -266,18 +266,17 @@ def _label(tester: Tester, chosen: frozenset[int]) -> tuple[frozenset[int], dict
 
     Removing a cause makes the test PASS; removing context the cause needs
     makes it UNRESOLVED. A change whose removal still FAILS is not needed and
-    is dropped, which makes the answer 1-minimal.
+    is dropped, which makes the answer 1-minimal. A drop makes the labels
+    given before it stale, not those after it: the sweep goes on, and another
+    sweep labels again only what the last drop left stale.
     """
     roles: dict[int, str] = {}
-    while True:
-        for change in sorted(chosen):
-            if change in roles:
-                continue
+    while len(roles) < len(chosen):
+        for change in sorted(chosen - roles.keys()):
             rest = chosen - {change}
             outcome = tester.run(rest, "label").outcome
             if outcome is Outcome.FAIL and rest:
                 chosen, roles = rest, {}
-                break
+                continue
             roles[change] = CAUSE if outcome is Outcome.PASS else CONTEXT
-        else:
-            return chosen, roles
+    return chosen, roles
