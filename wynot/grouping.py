@@ -29,6 +29,7 @@ is near. Pure.
 from __future__ import annotations
 
 import ast
+import functools
 import heapq
 import re
 from collections.abc import Mapping, Sequence
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from wynot.changes import Change, Diff, FileDiff
 from wynot.dd import split_evenly
 from wynot.depends import Dependencies, _tarjan
-from wynot.symbols import Symbols
+from wynot.symbols import Symbols, python_tree
 
 CRITERIA = ("dir", "file", "syntax", "lexical")
 MAX_SHARERS = 4  # a token shared by more hunks of a file than this is not a link
@@ -166,17 +167,11 @@ def _enclosing(change: Change, fd: FileDiff) -> str:
     return change.hunk.header.strip()
 
 
-_SCOPE_CACHE: dict[bytes, list[tuple[int, int, str]] | None] = {}
-
-
+@functools.lru_cache(maxsize=64)
 def _python_scopes(data: bytes) -> list[tuple[int, int, str]] | None:
     """(first line, last line, dotted name) of every def/class, outer before inner."""
-    if data in _SCOPE_CACHE:
-        return _SCOPE_CACHE[data]
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        _SCOPE_CACHE[data] = None
+    tree = python_tree(data)
+    if tree is None:
         return None
     scopes: list[tuple[int, int, str]] = []
 
@@ -188,7 +183,6 @@ def _python_scopes(data: bytes) -> list[tuple[int, int, str]] | None:
                 visit(child, name + ".")
 
     visit(tree, "")
-    _SCOPE_CACHE[data] = scopes
     return scopes
 
 

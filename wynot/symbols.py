@@ -10,6 +10,7 @@ languages; everything else is a plain identifier token. Pure functions.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -231,9 +232,20 @@ def _suffix(path: str) -> str:
 
 
 Pairs = set[tuple[str, str]]
-_SIGNATURE_CACHE: dict[bytes, tuple[dict[int, Pairs], dict[int, Pairs]] | None] = {}
+@functools.lru_cache(maxsize=64)
+def python_tree(data: bytes) -> ast.Module | None:
+    """The syntax tree of a Python file, or None if it does not parse.
+
+    Grouping (scopes) and symbols (signatures) read the same files hunk after
+    hunk, so the last few trees are kept.
+    """
+    try:
+        return ast.parse(data)
+    except (SyntaxError, ValueError):
+        return None
 
 
+@functools.lru_cache(maxsize=64)
 def _python_signatures(data: bytes) -> tuple[dict[int, Pairs], dict[int, Pairs]] | None:
     """(parameters, keyword arguments) of a Python file, by the line they are on.
 
@@ -241,12 +253,8 @@ def _python_signatures(data: bytes) -> tuple[dict[int, Pairs], dict[int, Pairs]]
     function, keyword), the function named by its last dotted part. None if
     the file does not parse.
     """
-    if data in _SIGNATURE_CACHE:
-        return _SIGNATURE_CACHE[data]
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        _SIGNATURE_CACHE[data] = None
+    tree = python_tree(data)
+    if tree is None:
         return None
     params: dict[int, Pairs] = {}
     keywords: dict[int, Pairs] = {}
@@ -263,7 +271,6 @@ def _python_signatures(data: bytes) -> tuple[dict[int, Pairs], dict[int, Pairs]]
             for keyword in node.keywords:
                 if name and keyword.arg:
                     keywords.setdefault(keyword.lineno, set()).add((name, keyword.arg))
-    _SIGNATURE_CACHE[data] = (params, keywords)
     return params, keywords
 
 
