@@ -69,8 +69,8 @@ class _WynotCommand(click.Command):
 @click.option("--context", type=click.IntRange(min=0), default=3, show_default=True,
               help="Lines of context when cutting the diff into hunks (git diff -U).")
 @click.option("--max-tests", type=click.IntRange(min=1), metavar="N",
-              help="Stop searching after N search tests (dd+ and the search for the "
-                   "context an answer needs) and report the smallest failing "
+              help="Stop after N search and label tests (dd+, the search for the "
+                   "context an answer needs, labelling) and report the smallest failing "
                    "configuration found so far, verified but not minimal (exit code 4).")
 @click.option("--strategy", type=click.Choice(["auto", "commits", "hunks"]), default="auto",
               show_default=True,

@@ -184,7 +184,12 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             chosen, minimal = _smallest_failing_superset(tester, chosen) or chosen, False
         roles: dict[int, str] = {}
         if minimal:  # labelling costs a test per change: not once the budget is spent
-            chosen, roles = _label(tester, chosen)
+            try:
+                chosen, roles = _label(tester, chosen, stop)
+            except SearchStopped as stopped:
+                tester.progress(f"budget spent while labelling; the answer has "
+                                f"{len(stopped.best)} changes")
+                chosen, minimal = frozenset(stopped.best), False
         verdict = tester.run(chosen, "verify", use_cache=False)
         if verdict.outcome is not Outcome.FAIL:
             raise UnfinishedError(
@@ -194,8 +199,9 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
 
 
 def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
-    """The stop hook: true once ``max_tests`` search tests (dd+ and context) have run."""
-    return lambda: max_tests is not None and tester.runs("search") >= max_tests
+    """The stop hook: true once ``max_tests`` search and label tests have run."""
+    return lambda: max_tests is not None and tester.runs("search") + tester.runs(
+        "label") >= max_tests
 
 
 def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],
@@ -261,19 +267,23 @@ def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[
     return lambda config: oracle(applied | config)
 
 
-def _label(tester: Tester, chosen: frozenset[int]) -> tuple[frozenset[int], dict[int, str]]:
+def _label(tester: Tester, chosen: frozenset[int],
+           stop: Callable[[], bool]) -> tuple[frozenset[int], dict[int, str]]:
     """Test the answer without each of its changes, for real.
 
     Removing a cause makes the test PASS; removing context the cause needs
     makes it UNRESOLVED. A change whose removal still FAILS is not needed and
     is dropped, which makes the answer 1-minimal. A drop makes the labels
     given before it stale, not those after it: the sweep goes on, and another
-    sweep labels again only what the last drop left stale.
+    sweep labels again only what the last drop left stale. Raises
+    SearchStopped (with the answer so far, which fails) when the budget runs out.
     """
     roles: dict[int, str] = {}
     while len(roles) < len(chosen):
         for change in sorted(chosen - roles.keys()):
             rest = chosen - {change}
+            if stop() and not tester.has_run(rest):
+                raise SearchStopped(chosen, tester.runs("label"))
             outcome = tester.run(rest, "label").outcome
             if outcome is Outcome.FAIL and rest:
                 chosen, roles = rest, {}
