@@ -300,17 +300,14 @@ def _hunk_signatures(change: Change, fd: FileDiff, old_lines: list[str],
     of its own in a long signature or call is still tied to its function.
     Elsewhere, or when a side does not parse, the changed lines are read alone.
     """
-    old_params, old_keywords = signatures(old_lines)
-    new_params, new_keywords = signatures(new_lines)
     hunk = change.hunk
-    if hunk is None or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES:
+    python = hunk is not None and _suffix(fd.old_path or "") in PYTHON_SUFFIXES
+    old_parsed = _python_signatures(fd.old.data) if python and fd.old is not None else None
+    new_parsed = _python_signatures(fd.new.data) if python and fd.new is not None else None
+    if hunk is None or old_parsed is None or new_parsed is None:
+        old_params, old_keywords = signatures(old_lines)
+        new_params, new_keywords = signatures(new_lines)
         return old_params, new_params, old_keywords, new_keywords
-    old_parsed = _python_signatures(fd.old.data) if fd.old is not None else None
-    new_parsed = _python_signatures(fd.new.data) if fd.new is not None else None
-    if old_parsed is None or new_parsed is None:
-        return old_params, new_params, old_keywords, new_keywords
-    # a removed line is numbered from old_start, which git gives as the line
-    # before an empty range; a non-empty range starts at old_start itself
     removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
 
     def on(lines: set[int], by_line: dict[int, Pairs]) -> Pairs:
