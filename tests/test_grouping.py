@@ -341,3 +341,17 @@ def test_dropped_and_new_imports_bind_changes_of_their_file(make_repo) -> None:
     resolution = Resolver(symbols, files=files).resolve(error, {imports_})
     assert resolution.add == {drop_use}
     assert (imports_, drop_use) in resolution.learned
+
+
+def test_python_files_that_do_not_parse_fall_back_to_the_changed_lines(make_repo) -> None:
+    """A syntax error or nesting too deep for the parser: signatures come from
+    the changed lines alone, and nothing raises."""
+    deep = b"X = " + b"1+" * 300_000 + b"1\n"  # RecursionError in ast.parse
+    repo = make_repo("unparsable")
+    good = repo.commit({"a.py": b"def f(:\n" + PAD + b"Y = g(1)\n", "b.py": deep + PAD})
+    bad = repo.commit({"a.py": b"def f(:\n" + PAD + b"Y = g(1, keep=True)\n",
+                       "b.py": deep + PAD + b"Z = h(fast=True)\n"})
+    diff = read_diff(repo.path, good, bad)
+    found = {pair for c in diff.changes
+             for pair in change_symbols(c, diff.files[c.file]).keywords_added}
+    assert found == {("g", "keep"), ("h", "fast")}

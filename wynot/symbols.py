@@ -241,7 +241,7 @@ def python_tree(data: bytes) -> ast.Module | None:
     """
     try:
         return ast.parse(data)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # not Python, or too deep
         return None
 
 
