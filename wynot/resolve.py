@@ -40,17 +40,16 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
 )
 # Python calls that no longer fit a changed signature: (function, parameter).
 SIGNATURE_PATTERNS: tuple[str, ...] = (
-    r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'",
-    r"([\w.]+)\(\) got multiple values for argument '(\w+)'",
-    r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: '(\w+)'",
+    r"([\w.<>]+)\(\) got an unexpected keyword argument '(\w+)'",
+    r"([\w.<>]+)\(\) got multiple values for argument '(\w+)'",
+    r"([\w.<>]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: '(\w+)'",
 )
 # Output that shows the configuration did not build or import, with or without names.
-CONSTRUCTION_ERRORS = re.compile(
+CONSTRUCTION_ERRORS = re.compile("|".join((
     r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
-    r"IndentationError|error: |undefined reference|fatal error|ld returned|"
-    r"\(\) got an unexpected keyword argument|\(\) got multiple values for argument|"
-    r"\(\) missing \d+ required (?:positional|keyword-only) argument)"
-)
+    r"IndentationError|error: |undefined reference|fatal error|ld returned)",
+    *SIGNATURE_PATTERNS,
+)))
 MAX_MENTIONERS = 10
 
 
