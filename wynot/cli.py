@@ -77,7 +77,7 @@ class _WynotCommand(click.Command):
               help="auto: with several commits between GOOD and BAD, first bisect them (like "
                    "git bisect), then search the hunks of the first bad commit; commits: stop "
                    "after the commit phase; hunks: search the whole diff at once.")
-@click.option("--group", default="dir,file,syntax,lexical", show_default=True,
+@click.option("--group", default="dir,file,syntax", show_default=True,
               metavar="CRITERIA",
               help="Keep related changes together while searching: a comma list of dir, "
                    "file, syntax (same function or class), lexical (shared identifiers); "

@@ -34,7 +34,7 @@ from wynot.symbols import change_symbols, file_symbols
 from wynot.tester import CACHED, RAN, Progress, Tester, TestRecord
 from wynot.worktree import scratch_worktree
 
-DEFAULT_CRITERIA = ("dir", "file", "syntax", "lexical")
+DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
 CAUSE, CONTEXT = "cause", "context"
 
 
