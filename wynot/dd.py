@@ -203,7 +203,10 @@ def dd_plus(
     ``standalone=True`` closes that gap: while the result does not FAIL on its
     own, dd+ searches the remaining changes, with the result applied, for the
     context it needs, and adds it. This costs at least one more test whenever
-    the search met an UNRESOLVED outcome, and none otherwise.
+    the search met an UNRESOLVED outcome, and none otherwise: a search that met
+    none trusts the configurations to be consistent, so a result it never
+    tested (a union of two interference results) is not checked. wynot's
+    pipeline does not rely on this; it tests its answer alone.
     """
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
