@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from scripts import make_repo as samples
 
 from wynot.git import git
 
@@ -278,3 +279,17 @@ def diff_repo(make_repo: Callable[..., GitRepo]) -> DiffRepo:
     repo = make_repo("every-change")
     good, bad = every_change_trees()
     return DiffRepo(repo, repo.commit(good, "GOOD"), repo.commit(bad, "BAD"))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The repository of each sample (``sample_repos/``), built once per test module,
+    by name, on demand: ``built["interference"]``."""
+
+    class Built(dict[str, Path]):
+        def __missing__(self, name: str) -> Path:
+            repo: Path = samples.make_repo(name, tmp_path_factory.mktemp(name) / "repo")
+            self[name] = repo
+            return repo
+
+    return Built()

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from scripts import ROOT, load_script
 
 from cli_helpers import run_wynot
 from test_samples_e2e import samples
 
-
-def _load_bench_history():
-    """The benchmark's `git bisect run` driver: one way of counting bisect's tests."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_history.py"
-    spec = importlib.util.spec_from_file_location("bench_history", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench_history()
+# The benchmark's `git bisect run` driver: one way of counting bisect's tests.
+bench = load_script(ROOT / "benchmarks" / "bench_history.py", "bench_history")
 
 
 @pytest.mark.slow

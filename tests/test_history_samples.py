@@ -13,7 +13,6 @@ WYNOT_TEST_EVERY_COMMIT=1 tests them all.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -23,24 +22,11 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from scripts import MAKE_REPO, SAMPLES, make_repo
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
-MAKE_REPO = SAMPLES / "make_repo.py"
-
-
-def _load_make_repo() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_repo_for_history_tests", MAKE_REPO)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_repo = _load_make_repo()
 HISTORY = make_repo.sample_names("history")
 
 PASS, FAIL, UNRESOLVED = "PASS", "FAIL", "UNRESOLVED"
@@ -210,18 +196,6 @@ def commit_by_subject(repo: Path, subject: str) -> str:
 
 # --- fixtures ---------------------------------------------------------------------------
 
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The repository of each history sample, built once for this module (on demand)."""
-
-    class Built(dict[str, Path]):
-        def __missing__(self, name: str) -> Path:
-            repo: Path = make_repo.make_repo(name, tmp_path_factory.mktemp(name) / "repo")
-            self[name] = repo
-            return repo
-
-    return Built()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ alone make GOOD fail, and removing any one of them makes it pass again."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -12,24 +11,11 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from scripts import MAKE_REPO, SAMPLES, make_repo
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
-MAKE_REPO = SAMPLES / "make_repo.py"
-
-
-def _load_make_repo() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_repo", MAKE_REPO)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_repo = _load_make_repo()
 NAMES: list[str] = make_repo.sample_names()
 
 # (fewest changes, most changes, fewest files, most files) between `good` and `bad`
@@ -215,18 +201,6 @@ class Scratch:
         self.checkout(rev)
         return run_tree(self.path, self.case)
 
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The repository of each sample, built once for this module (by name, on demand)."""
-
-    class Built(dict[str, Path]):
-        def __missing__(self, name: str) -> Path:
-            repo: Path = make_repo.make_repo(name, tmp_path_factory.mktemp(name) / "repo")
-            self[name] = repo
-            return repo
-
-    return Built()
 
 
 @pytest.fixture

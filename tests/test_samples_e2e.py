@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
 import subprocess
@@ -10,22 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from scripts import make_repo as samples
 
 from cli_helpers import assert_no_configuration_ran_twice, run_wynot
-
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
-
-
-def _load_make_repo():
-    spec = importlib.util.spec_from_file_location("sample_make_repo", SAMPLES / "make_repo.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-samples = _load_make_repo()
-
 
 MODES = {"default": [], "flat dd+": ["--group", "none", "--no-predict", "--no-resolve"]}
 

@@ -8,7 +8,6 @@ gives the same commits.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -18,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "synthetic" / "generate.py"
@@ -34,12 +34,7 @@ HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("synthetic_generate", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["synthetic_generate"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "synthetic_generate")
 
 
 def git(repo: Path, *args: str, check: bool = True) -> str:
