@@ -231,19 +231,20 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
     dd+'s answer is relative to the changes it kept applied, and with the
     failure-resolution loop an answer may stand for the enlarged configuration
     that was really tested. Either way some configuration that contains the
-    answer was seen to FAIL (at worst BAD itself). First the answer closed
-    under the known dependencies is tried, through the oracle (so a build
-    error there is resolved too); then the context the answer needs is
+    answer was seen to FAIL (at worst BAD itself). An answer that the known
+    dependencies say cannot build is not run: its closure is tried instead,
+    through the oracle (so a build error there is resolved too); then the context the answer needs is
     searched inside the smallest failing configuration that contains it, with
     the answer applied: dd+ over a handful of changes rather than over all
     the others. Raises SearchStopped when the budget runs out.
     """
     while True:
-        if stop() and not tester.has_run(chosen):
-            raise SearchStopped(chosen, tester.runs("search"))
-        if tester.run(chosen, "search").outcome is Outcome.FAIL:
-            return chosen
         closed = oracle.deps.closure(chosen)
+        if closed == chosen or tester.has_run(chosen):  # else it cannot build: skip it
+            if stop() and not tester.has_run(chosen):
+                raise SearchStopped(chosen, tester.runs("search"))
+            if tester.run(chosen, "search").outcome is Outcome.FAIL:
+                return chosen
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = _smallest_failing_superset(tester, chosen) or frozenset(plan.order)
