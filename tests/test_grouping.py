@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import GitRepo
+from wynot.calls import Call, shapes
 from wynot.changes import read_diff
 from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
@@ -355,3 +358,107 @@ def test_python_files_that_do_not_parse_fall_back_to_the_changed_lines(make_repo
     found = {pair for c in diff.changes
              for pair in change_symbols(c, diff.files[c.file]).keywords_added}
     assert found == {("g", "keep"), ("h", "fast")}
+
+
+def test_calls_fit_or_miss_signatures() -> None:
+    found = shapes(ast.parse(
+        "def render(name, script, globs=None, *, strict=False, mode): pass\n"
+        "class Option:\n"
+        "    def __init__(self, obj, opts, dest=None): pass\n"
+        "    @staticmethod\n"
+        "    def make(kind): pass\n"
+        "    def add(self, *items, **extra): pass\n"
+        "render('a', 's', mode=1)\n"
+        "x = Option(\n"
+        "    1, 2, obj=3)\n"
+        "f(*args)\n"))
+    sigs = {name: sig for _, name, sig in found.signatures}
+    assert sigs["Option"].positional == ("obj", "opts", "dest")  # self left out
+    assert sigs["make"].positional == ("kind",)
+    render, option = sigs["render"], sigs["Option"]
+    assert render.required == 2 and render.required_keywords == {"mode"}
+    assert render.accepts(Call("render", 3, frozenset({"mode"})))
+    assert not render.accepts(Call("render", 3, frozenset()))           # mode missing
+    assert not render.accepts(Call("render", 1, frozenset({"mode"})))   # script missing
+    assert not render.accepts(Call("render", 4, frozenset({"mode"})))   # too many
+    assert not render.accepts(Call("render", 2, frozenset({"mode", "nope"})))
+    assert not option.accepts(Call("Option", 2, frozenset({"obj"})))    # multiple values
+    assert sigs["add"].accepts(Call("add", 9, frozenset({"anything"})))
+    assert found.calls_on({9}) == {Call("Option", 2, frozenset({"obj"}))}  # argument lines
+    assert {call.function for _, call in found.calls} == {"render", "Option"}  # no *args
+
+
+def reshaped_project(make_repo) -> tuple[dict[int, Symbols], dict, dict[str, int]]:
+    """lib.py: render() loses the default of globs, Option() takes obj first and
+    build() loses its parameter ``fast`` (a deleted line); app.py rewrites the
+    calls of each. Returns (symbols, files, hunk ids by role)."""
+    repo = make_repo("reshape")
+    good = repo.commit({
+        "lib.py": b"def render(name, globs=None):\n    return name\n" + PAD
+        + b"class Option:\n    def __init__(self, opts, obj=None):\n        pass\n" + PAD
+        + b"def build(\n    src,\n    fast,\n    out,\n):\n    pass\n",
+        "app.py": b"from lib import Option, build, render\n" + PAD + b"A = render('x')\n"
+        + PAD + b"B = Option(['-v'], obj=1)\n" + PAD + b"C = build(\n    1,\n    2,\n    3)\n",
+    })
+    bad = repo.commit({
+        "lib.py": b"def render(name, globs):\n    return name\n" + PAD
+        + b"class Option:\n    def __init__(self, obj, opts):\n        pass\n" + PAD
+        + b"def build(\n    src,\n    out,\n):\n    pass\n",
+        "app.py": b"from lib import Option, build, render\n" + PAD + b"A = render('x', {})\n"
+        + PAD + b"B = Option(1, opts=['-v'])\n" + PAD + b"C = build(\n    1,\n    3)\n",
+    })
+    diff = read_diff(repo.path, good, bad)
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+
+    def hunk(text: str) -> int:
+        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
+
+    return symbols, files, {
+        "def render": hunk("+def render"), "call render": hunk("+A = render"),
+        "def Option": hunk("+    def __init__"), "call Option": hunk("+B = Option"),
+        "def build": hunk("-    fast,"), "call build": hunk("-    2,")}
+
+
+def test_reshaped_functions_need_the_calls_written_for_their_old_shape(make_repo) -> None:
+    symbols, files, ids = reshaped_project(make_repo)
+    assert {name for name, _, _ in symbols[ids["def build"]].reshaped} == {"build"}
+    deps = derive(symbols, files)
+    # render('x') breaks once globs is required; render('x', {}) works either way
+    assert ids["call render"] in deps.needs[ids["def render"]]
+    assert ids["def render"] not in deps.needs.get(ids["call render"], set())
+    # Option(['-v'], obj=1) and Option(1, opts=['-v']) each fit one shape only
+    pair = {ids["def Option"], ids["call Option"]}
+    assert deps.closure({ids["def Option"]}) == deps.closure({ids["call Option"]}) == pair
+    # a parameter and an argument deleted on lines of their own
+    pair = {ids["def build"], ids["call build"]}
+    assert deps.closure({ids["def build"]}) == deps.closure({ids["call build"]}) == pair
+
+
+def test_new_locals_tie_their_readers_to_the_binding_hunk(make_repo) -> None:
+    """make_hash() gains ``globs`` in one hunk, fills it in a nested function in
+    another and passes it on in a third; ``lines`` already existed."""
+    repo = make_repo("locals")
+    body = b"    x = 1\n" * 12
+
+    def source(bind: bytes, fill: bytes, use: bytes) -> bytes:
+        return (b"def make_hash(attrs):\n    lines = []\n" + bind + body
+                + b"    def add(a):\n        lines.append(a)\n" + fill + body
+                + b"    return compile(lines" + use + b")\n")
+
+    good = repo.commit({"m.py": source(b"", b"", b"")})
+    bad = repo.commit({"m.py": source(b"    globs = {}\n    lines = ['#']\n",
+                                      b"        globs[a] = a\n", b", globs")})
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+
+    def hunk(text: str) -> int:
+        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
+
+    bind, fill, use = hunk("+    globs = {}"), hunk("+        globs[a]"), hunk("+    return")
+    assert symbols[bind].locals_bound == {("make_hash", "globs")}  # not lines: it existed
+    assert ("make_hash", "globs") in symbols[fill].locals_read  # read from the nested add()
+    deps = derive(symbols, files)
+    assert deps.needs[fill] == {bind} and deps.needs[use] == {bind}
+    assert bind not in deps.needs

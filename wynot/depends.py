@@ -12,6 +12,13 @@ failure-resolution loop adds the ones it learns from build errors:
 * *signatures*: a call that starts passing ``keep=`` to ``f`` needs the change
   that gives ``f`` that parameter, and a change that takes a parameter away
   from ``f`` needs the calls that stop passing it;
+* *call shapes*: a change that reshapes ``f`` (reorders its parameters,
+  drops a default) needs the changes that rewrite calls fitting only the old
+  shape, and a call rewritten to fit only the new shape needs that change
+  (:mod:`wynot.calls`);
+* *locals*, within one function: a change that reads a local variable needs
+  the change that newly binds it there (``globs = {}`` added to a function
+  that had no ``globs``);
 * *imports*, within one file: a change that uses a name needs the change that
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
@@ -27,9 +34,10 @@ a particular change and are ignored. Everything here is pure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from wynot.calls import Signature
 from wynot.symbols import FileSymbols, Symbols
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
@@ -112,9 +120,45 @@ def derive(symbols: Mapping[int, Symbols],
             if len(droppers) <= MAX_USERS:
                 for dropper in droppers:
                     deps.add(cid, dropper)
+    _derive_shapes(code, deps, sees)
     if files is not None:
-        _derive_imports(code, {cid: files[cid].index for cid in code}, deps)
+        where = {cid: files[cid].index for cid in code}
+        _derive_imports(code, where, deps)
+        _derive_locals(code, where, deps)
     return deps
+
+
+def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,
+                   sees: Callable[..., bool]) -> None:
+    """A reshaped function and the calls that fit only one of its shapes."""
+    reshapers: dict[str, list[tuple[int, Signature, Signature]]] = {}
+    for cid, sym in symbols.items():
+        for name, before, after in sym.reshaped:
+            reshapers.setdefault(name, []).append((cid, before, after))
+    for cid, sym in symbols.items():
+        for call in sym.calls_old:
+            for reshaper, before, after in reshapers.get(call.function, ())[:MAX_DEFINERS]:
+                if (reshaper != cid and before.accepts(call) and not after.accepts(call)
+                        and sees(cid, reshaper, call.function, new=False)):
+                    deps.add(reshaper, cid)
+        for call in sym.calls_new:
+            for reshaper, before, after in reshapers.get(call.function, ())[:MAX_DEFINERS]:
+                if (reshaper != cid and after.accepts(call) and not before.accepts(call)
+                        and sees(cid, reshaper, call.function, new=True)):
+                    deps.add(cid, reshaper)
+
+
+def _derive_locals(symbols: Mapping[int, Symbols], files: Mapping[int, int],
+                   deps: Dependencies) -> None:
+    """Within one function: a read of a new local needs the change that binds it."""
+    binders: dict[tuple[int, str, str], list[int]] = {}
+    for cid, sym in symbols.items():
+        for function, name in sym.locals_bound:
+            binders.setdefault((files[cid], function, name), []).append(cid)
+    for cid, sym in symbols.items():
+        for function, name in sym.locals_read:
+            for binder in binders.get((files[cid], function, name), ())[:MAX_DEFINERS]:
+                deps.add(cid, binder)
 
 
 def _derive_imports(symbols: Mapping[int, Symbols], files: Mapping[int, int],

@@ -233,10 +233,11 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
     that was really tested. Either way some configuration that contains the
     answer was seen to FAIL (at worst BAD itself). An answer that the known
     dependencies say cannot build is not run: its closure is tried instead,
-    through the oracle (so a build error there is resolved too); then the context the answer needs is
-    searched inside the smallest failing configuration that contains it, with
-    the answer applied: dd+ over a handful of changes rather than over all
-    the others. Raises SearchStopped when the budget runs out.
+    through the oracle (so a build error there is resolved too). Then the
+    context the answer needs is searched inside the smallest failing
+    configuration that contains it, with the answer applied: dd+ over a
+    handful of changes rather than over all the others. Raises SearchStopped
+    when the budget runs out.
     """
     while True:
         closed = oracle.deps.closure(chosen)

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from wynot.calls import Call, Shapes, Signature, shapes
 from wynot.changes import Change, ChangeKind, FileDiff
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -69,6 +70,15 @@ class Symbols:
     keywords_added: frozenset[tuple[str, str]] = frozenset()
     keywords_removed: frozenset[tuple[str, str]] = frozenset()
     code: bool = True  # in a source file the definition patterns fit
+    # Python functions whose signature the change alters (name, GOOD's, BAD's),
+    # and the calls on its removed (GOOD) and added (BAD) lines.
+    reshaped: frozenset[tuple[str, Signature, Signature]] = frozenset()
+    calls_old: frozenset[Call] = frozenset()
+    calls_new: frozenset[Call] = frozenset()
+    # (function, name): locals a Python change newly binds in a function that
+    # GOOD already has, and the locals it reads there, on its added lines.
+    locals_bound: frozenset[tuple[str, str]] = frozenset()
+    locals_read: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def signature_pairs(self) -> frozenset[tuple[str, str]]:
@@ -274,6 +284,122 @@ def _python_signatures(data: bytes) -> tuple[dict[int, Pairs], dict[int, Pairs]]
     return params, keywords
 
 
+@functools.lru_cache(maxsize=64)
+def _python_shapes(data: bytes) -> Shapes | None:
+    tree = python_tree(data)
+    return None if tree is None else shapes(tree)
+
+
+def _hunk_shapes(change: Change, fd: FileDiff) -> tuple[
+        frozenset[tuple[str, Signature, Signature]], frozenset[Call], frozenset[Call]]:
+    """(functions reshaped, calls removed, calls added) by a hunk of a Python file."""
+    hunk = change.hunk
+    if (hunk is None or fd.old is None or fd.new is None
+            or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES):
+        return frozenset(), frozenset(), frozenset()
+    old, new = _python_shapes(fd.old.data), _python_shapes(fd.new.data)
+    if old is None or new is None:
+        return frozenset(), frozenset(), frozenset()
+    removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+    # A signature the hunk edits on one side only (a parameter deleted) is
+    # found on the other side within the hunk's lines, context included.
+    before = {**old.signatures_on(_span(hunk.old_start, hunk.old_len)),
+              **old.signatures_on(removed)}
+    after = {**new.signatures_on(_span(hunk.new_start, hunk.new_len)),
+             **new.signatures_on(added)}
+    edited = old.signatures_on(removed).keys() | new.signatures_on(added).keys()
+    reshaped = frozenset((name, before[name], after[name]) for name in edited
+                         if name in before and name in after and before[name] != after[name])
+    # Likewise a call whose argument lines the hunk only deletes or only adds.
+    called = {c.function for c in old.calls_on(removed) | new.calls_on(added)}
+    calls_old = old.calls_on(removed) | {c for c in old.calls_on(_span(
+        hunk.old_start, hunk.old_len)) if c.function in called}
+    calls_new = new.calls_on(added) | {c for c in new.calls_on(_span(
+        hunk.new_start, hunk.new_len)) if c.function in called}
+    return reshaped, frozenset(calls_old), frozenset(calls_new)
+
+
+Locals = tuple[dict[int, set[tuple[str, str, bool]]], dict[str, frozenset[str]]]
+
+
+@functools.lru_cache(maxsize=64)
+def _python_locals(data: bytes) -> Locals | None:
+    """Names in function bodies, by line: (function, name, bound there); each
+    function's bound names. Functions are named by their dotted path
+    (``Parser.parse``); a nested function is a function of its own."""
+    tree = python_tree(data)
+    if tree is None:
+        return None
+    by_line: dict[int, set[tuple[str, str, bool]]] = {}
+    bound: dict[str, frozenset[str]] = {}
+    scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                enter(child, f"{prefix}{child.name}")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> None:
+        names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        todo: list[ast.AST] = list(node.body)
+        while todo:
+            current = todo.pop()
+            if isinstance(current, scopes):
+                if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(current.name)
+                continue
+            if isinstance(current, ast.Name):
+                store = not isinstance(current.ctx, ast.Load)
+                by_line.setdefault(current.lineno, set()).add((name, current.id, store))
+                if store:
+                    names.add(current.id)
+            elif isinstance(current, ast.alias):
+                names.add(current.asname or current.name.split(".")[0])
+            elif isinstance(current, ast.ExceptHandler) and current.name:
+                names.add(current.name)
+            todo.extend(ast.iter_child_nodes(current))
+        bound[name] = frozenset(names)
+        visit(node, f"{name}.")
+
+    visit(tree, "")
+    return by_line, bound
+
+
+def _hunk_locals(change: Change, fd: FileDiff) -> tuple[frozenset[tuple[str, str]],
+                                                        frozenset[tuple[str, str]]]:
+    """(locals newly bound, locals read) on a Python hunk's added lines."""
+    hunk = change.hunk
+    if (hunk is None or fd.old is None or fd.new is None
+            or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES):
+        return frozenset(), frozenset()
+    old, new = _python_locals(fd.old.data), _python_locals(fd.new.data)
+    if old is None or new is None:
+        return frozenset(), frozenset()
+    _, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+    seen = [entry for n in added for entry in new[0].get(n, ())]
+    reads = {(_owner(f, name, new[1]), name) for f, name, store in seen if not store}
+    return (frozenset((f, name) for f, name, store in seen
+                      if store and f in old[1] and name not in old[1][f]),
+            frozenset((f, name) for f, name in reads if f))
+
+
+def _owner(function: str, name: str, bound: dict[str, frozenset[str]]) -> str:
+    """The function whose local ``name`` a read in ``function`` refers to ('' if global)."""
+    while function:
+        if name in bound.get(function, ()):
+            return function
+        function = function.rpartition(".")[0]
+    return ""
+
+
+def _span(start: int, length: int) -> set[int]:
+    return set(range(start, start + length))
+
+
 def _changed_lines(hunk_text: str, old_start: int, new_start: int) -> tuple[set[int], set[int]]:
     """Line numbers of the removed lines (GOOD) and the added lines (BAD) of a hunk."""
     removed: set[int] = set()
@@ -338,6 +464,8 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
             new_defs.add(target)
     old_params, new_params, old_keywords, new_keywords = _hunk_signatures(
         change, fd, old_lines, new_lines)
+    reshaped, calls_old, calls_new = _hunk_shapes(change, fd)
+    locals_bound, locals_read = _hunk_locals(change, fd)
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
@@ -349,6 +477,11 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         params_removed=frozenset(old_params - new_params),
         keywords_added=frozenset(new_keywords - old_keywords),
         keywords_removed=frozenset(old_keywords - new_keywords),
+        reshaped=reshaped,
+        calls_old=calls_old,
+        calls_new=calls_new,
+        locals_bound=locals_bound,
+        locals_read=locals_read,
     )
 
 

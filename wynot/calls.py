@@ -1,0 +1,137 @@
+"""Whether a Python call fits a function's signature (pure).
+
+A release that reorders ``Option(opts, dest, obj=None)`` into
+``Option(obj, opts, dest)``, or drops the default of ``globs=None``, breaks
+every call written for the old shape, and the calls rewritten for the new
+shape break on the old one. :func:`shapes` reads, from one side's syntax
+tree, each function's :class:`Signature` with the lines it spans, and each
+call's :class:`Call` (how many positional arguments, which keywords) with the
+lines it starts its arguments on; :mod:`wynot.depends` ties a change that
+reshapes a function to the changes whose calls fit one shape and not the
+other.
+
+Functions are named as calls name them: a method by its own name, with
+``self`` left out; ``__init__`` by its class's name. Calls that unpack
+(``*args``, ``**kwargs``) are left out: their shape is unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    function: str           # the called name (last dotted part)
+    positional: int         # positional arguments passed
+    keywords: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    positional: tuple[str, ...]  # positional parameters in order (self/cls of methods out)
+    required: int                # how many of the first of them have no default
+    varargs: bool
+    keyword_only: frozenset[str]
+    required_keywords: frozenset[str]
+    varkw: bool
+
+    def accepts(self, call: Call) -> bool:
+        """Whether the call binds to this signature without a TypeError."""
+        if call.positional > len(self.positional) and not self.varargs:
+            return False
+        bound_positionally = set(self.positional[:call.positional])
+        if not bound_positionally.isdisjoint(call.keywords):
+            return False  # "got multiple values for argument"
+        named = set(self.positional) | self.keyword_only
+        if not self.varkw and not call.keywords <= named:
+            return False  # "got an unexpected keyword argument"
+        missing = set(self.positional[call.positional:self.required]) | self.required_keywords
+        return missing <= call.keywords
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """The signatures and calls of one side of a file."""
+
+    signatures: tuple[tuple[frozenset[int], str, Signature], ...]  # (signature lines, name, ..)
+    calls: tuple[tuple[frozenset[int], Call], ...]                 # (argument lines, call)
+
+    def signatures_on(self, lines: set[int]) -> dict[str, Signature]:
+        """Functions whose ``def`` lines touch ``lines``; a name defined twice there is left out."""
+        found: dict[str, Signature] = {}
+        twice: set[str] = set()
+        for spans, name, signature in self.signatures:
+            if spans & lines:
+                if found.get(name, signature) != signature:
+                    twice.add(name)
+                found[name] = signature
+        return {name: sig for name, sig in found.items() if name not in twice}
+
+    def calls_on(self, lines: set[int]) -> frozenset[Call]:
+        return frozenset(call for spans, call in self.calls if spans & lines)
+
+
+def shapes(tree: ast.Module) -> Shapes:
+    """Every function signature and every call of known shape in a syntax tree."""
+    signatures: list[tuple[frozenset[int], str, Signature]] = []
+    calls: list[tuple[frozenset[int], Call]] = []
+    methods: dict[ast.AST, str] = {}  # a def directly in a class body -> the class name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for child in node.body:
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                    methods[child] = node.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            owner = methods.get(node)
+            name = owner if owner is not None and node.name == "__init__" else node.name
+            bound = owner is not None and not _decorated(node, "staticmethod")
+            first_body_line = node.body[0].lineno
+            spans = frozenset(range(node.lineno, max(node.lineno + 1, first_body_line)))
+            signatures.append((spans, name, _signature(node.args, drop_first=bound)))
+        elif isinstance(node, ast.Call):
+            call = _call(node)
+            if call is not None:
+                spans = frozenset(_starts(node))
+                calls.append((spans, call))
+    return Shapes(tuple(signatures), tuple(calls))
+
+
+def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == name for d in node.decorator_list)
+
+
+def _signature(a: ast.arguments, *, drop_first: bool) -> Signature:
+    positional = [arg.arg for arg in (*a.posonlyargs, *a.args)]
+    if drop_first and positional:
+        positional = positional[1:]
+    required = max(0, len(positional) - len(a.defaults))
+    return Signature(
+        positional=tuple(positional), required=required, varargs=a.vararg is not None,
+        keyword_only=frozenset(arg.arg for arg in a.kwonlyargs),
+        required_keywords=frozenset(
+            arg.arg for arg, default in zip(a.kwonlyargs, a.kw_defaults, strict=True)
+            if default is None),
+        varkw=a.kwarg is not None)
+
+
+def _call(node: ast.Call) -> Call | None:
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else (
+        func.attr if isinstance(func, ast.Attribute) else None)
+    if name is None or any(isinstance(arg, ast.Starred) for arg in node.args) or any(
+            keyword.arg is None for keyword in node.keywords):
+        return None
+    return Call(name, len(node.args), frozenset(k.arg for k in node.keywords if k.arg))
+
+
+def _starts(node: ast.Call) -> Iterable[int]:
+    """The lines a call names its function and starts each argument on."""
+    yield node.func.end_lineno or node.lineno
+    for arg in node.args:
+        yield arg.lineno
+    for keyword in node.keywords:
+        yield keyword.lineno
