@@ -127,3 +127,47 @@ def test_a_rerun_resumes_from_the_cache(app: GitRepo) -> None:
     ran = [t["phase"] for t in tests if t["ran"]]
     assert ran == ["verify"], "only the verification runs again"
     assert json.loads(second.stdout)["changes"] == json.loads(first.stdout)["changes"]
+
+
+SUGGEST_TEST = Executable(b"""#!/usr/bin/env python3
+import sys
+try:
+    import lib
+    found = lib.suggest("cuont", ["count", "verbose"])
+except Exception as error:
+    print(f"{type(error).__name__}: {error}")
+    sys.exit(125)
+sys.exit(1 if found else 0)
+""")
+
+
+def test_context_that_only_dependencies_tie_in_is_dropped_as_a_pair(make_repo) -> None:
+    """The cause (suggest by first letter) is annotated with ``t.List``, so it
+    needs the import hunk; that hunk also drops ``import re``, which quote()
+    used (quote() is never called), so prediction ties in the hunk that
+    rewrites quote() and reorders render()'s parameters, and that hunk and the
+    rewritten call of render() need each other: a pair no single removal can
+    drop. The answer is the cause and the import, as the test shows."""
+    repo = make_repo("pairs")
+
+    def lib(imports: bytes, render: bytes, call: bytes, suggest: bytes) -> bytes:
+        return imports + PAD + render + PAD + call + PAD + suggest
+
+    repo.commit({"run_test.py": SUGGEST_TEST, "lib.py": lib(
+        b"import re\n",
+        b"def quote(s):\n    return re.escape(s)\ndef render(name, obj=None):\n    return name\n",
+        b"A = render('x', obj=1)\n",
+        b"def suggest(word, options):\n    return [o for o in options if o.startswith(word)]\n")})
+    repo.git("tag", "good")
+    repo.commit({"run_test.py": SUGGEST_TEST, "lib.py": lib(
+        b"import typing as t\n",
+        b"def quote(s):\n    return s\ndef render(obj, name):\n    return name\n",
+        b"A = render(1, name='x')\n",
+        b"def suggest(word, options: t.List[str]):\n"
+        b"    return [o for o in options if o[:1] == word[:1]]\n")})
+    repo.git("tag", "bad")
+    code, report, result = wynot_json(repo)
+    assert code == 0, result.stderr
+    assert {c["label"]: c["role"] for c in report["changes"]} == {
+        "lib.py:-1,4": "context", "lib.py:-34,5": "cause"}
+    assert report["verified"] and report["minimal"]

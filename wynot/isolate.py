@@ -185,7 +185,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         roles: dict[int, str] = {}
         if minimal:  # labelling costs a test per change: not once the budget is spent
             try:
-                chosen, roles = _label(tester, chosen, stop)
+                chosen, roles = _label(tester, chosen, stop, oracle.deps)
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "
                                 f"{len(stopped.best)} changes")
@@ -269,26 +269,50 @@ def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[
     return lambda config: oracle(applied | config)
 
 
-def _label(tester: Tester, chosen: frozenset[int],
-           stop: Callable[[], bool]) -> tuple[frozenset[int], dict[int, str]]:
+def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
+           deps: Dependencies | None = None) -> tuple[frozenset[int], dict[int, str]]:
     """Test the answer without each of its changes, for real.
 
     Removing a cause makes the test PASS; removing context the cause needs
     makes it UNRESOLVED. A change whose removal still FAILS is not needed and
     is dropped, which makes the answer 1-minimal. A drop makes the labels
     given before it stale, not those after it: the sweep goes on, and another
-    sweep labels again only what the last drop left stale. Raises
-    SearchStopped (with the answer so far, which fails) when the budget runs out.
+    sweep labels again only what the last drop left stale.
+
+    Changes that need each other (a function reshaped and its calls
+    rewritten) survive any single removal, so first each pair and each larger
+    cycle of ``deps`` within the answer is removed as a whole, once, by a
+    real run (whatever the dependencies predict): if the rest still fails,
+    they were not needed. Raises SearchStopped (with the answer so far,
+    which fails) when the budget runs out.
     """
+    for group in _cycles(deps or Dependencies(), sorted(chosen)):
+        if group < chosen and _run_label(tester, chosen - group, stop, chosen) is Outcome.FAIL:
+            chosen -= group
     roles: dict[int, str] = {}
     while len(roles) < len(chosen):
         for change in sorted(chosen - roles.keys()):
             rest = chosen - {change}
-            if stop() and not tester.has_run(rest):
-                raise SearchStopped(chosen, tester.runs("label"))
-            outcome = tester.run(rest, "label").outcome
+            outcome = _run_label(tester, rest, stop, chosen)
             if outcome is Outcome.FAIL and rest:
                 chosen, roles = rest, {}
                 continue
             roles[change] = CAUSE if outcome is Outcome.PASS else CONTEXT
     return chosen, roles
+
+
+def _run_label(tester: Tester, config: frozenset[int], stop: Callable[[], bool],
+               answer: frozenset[int]) -> Outcome:
+    """One label test; SearchStopped (carrying ``answer``) once the budget is spent."""
+    if stop() and not tester.has_run(config):
+        raise SearchStopped(answer, tester.runs("label"))
+    return tester.run(config, "label").outcome
+
+
+def _cycles(deps: Dependencies, changes: list[int]) -> list[frozenset[int]]:
+    """Sets of ``changes`` that need each other: pairs, then larger cycles, smallest first."""
+    inside = set(changes)
+    pairs = {frozenset((a, b)) for a in changes for b in deps.needs.get(a, ())
+             if b in inside and a in deps.needs.get(b, ())}
+    larger = {frozenset(group) for group in deps.components(changes) if len(group) > 2}
+    return sorted(pairs | larger, key=lambda group: (len(group), sorted(group)))
