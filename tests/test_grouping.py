@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import GitRepo
 from wynot.calls import Call, shapes
-from wynot.changes import read_diff
+from wynot.changes import Diff, read_diff
 from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
 from wynot.resolve import Resolver, is_construction_failure
@@ -47,6 +48,11 @@ def project(make_repo) -> tuple[GitRepo, str, str]:
         + b"def trim_limit(n):\n    return n - 1\n",
     })
     return repo, good, bad
+
+
+def hunk_finder(diff: Diff) -> Callable[[str], int]:
+    """The id of the hunk whose text contains a given piece, for naming hunks in tests."""
+    return lambda text: next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
 
 
 def edits(change) -> str:
@@ -286,9 +292,7 @@ def signature_project(make_repo) -> tuple[dict[int, Symbols], dict[str, int]]:
     diff = read_diff(repo.path, good, bad)
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
 
-    def hunk(text: str) -> int:
-        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
-
+    hunk = hunk_finder(diff)
     return symbols, {"def pack": hunk("+def pack"), "call pack": hunk("+X = lib.pack"),
                      "def trim": hunk("+def trim"), "call trim": hunk("+Y = trim")}
 
@@ -331,9 +335,7 @@ def test_dropped_and_new_imports_bind_changes_of_their_file(make_repo) -> None:
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     files = {c.id: c.file for c in diff.changes}
 
-    def hunk(text: str) -> int:
-        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
-
+    hunk = hunk_finder(diff)
     imports_, drop_use, new_use = hunk("+from p import slots"), hunk("+A = 0"), hunk("+B = slots")
     deps = derive(symbols, {c.id: file_symbols(diff.files[c.file]) for c in diff.changes})
     assert deps.closure({imports_}) == {imports_, drop_use}
@@ -411,9 +413,7 @@ def reshaped_project(make_repo) -> tuple[dict[int, Symbols], dict, dict[str, int
     files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
 
-    def hunk(text: str) -> int:
-        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
-
+    hunk = hunk_finder(diff)
     return symbols, files, {
         "def render": hunk("+def render"), "call render": hunk("+A = render"),
         "def Option": hunk("+    def __init__"), "call Option": hunk("+B = Option"),
@@ -453,9 +453,7 @@ def test_new_locals_tie_their_readers_to_the_binding_hunk(make_repo) -> None:
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
 
-    def hunk(text: str) -> int:
-        return next(c.id for c in diff.changes if c.hunk and text in c.hunk.text)
-
+    hunk = hunk_finder(diff)
     bind, fill, use = hunk("+    globs = {}"), hunk("+        globs[a]"), hunk("+    return")
     assert symbols[bind].locals_bound == {("make_hash", "globs")}  # not lines: it existed
     assert ("make_hash", "globs") in symbols[fill].locals_read  # read from the nested add()
