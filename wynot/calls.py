@@ -52,26 +52,33 @@ class Signature:
         return missing <= call.keywords
 
 
-@dataclass(frozen=True, slots=True)
 class Shapes:
-    """The signatures and calls of one side of a file."""
+    """The signatures and calls of one side of a file, by the lines they span."""
 
-    signatures: tuple[tuple[frozenset[int], str, Signature], ...]  # (signature lines, name, ..)
-    calls: tuple[tuple[frozenset[int], Call], ...]                 # (argument lines, call)
+    def __init__(self, signatures: Iterable[tuple[frozenset[int], str, Signature]],
+                 calls: Iterable[tuple[frozenset[int], Call]]) -> None:
+        self.signatures: dict[int, list[tuple[str, Signature]]] = {}
+        self.calls: dict[int, list[Call]] = {}
+        for spans, name, signature in signatures:  # a def's lines up to its body
+            for line in spans:
+                self.signatures.setdefault(line, []).append((name, signature))
+        for spans, call in calls:  # the lines a call starts its arguments on
+            for line in spans:
+                self.calls.setdefault(line, []).append(call)
 
     def signatures_on(self, lines: set[int]) -> dict[str, Signature]:
         """Functions whose ``def`` lines touch ``lines``; a name defined twice there is left out."""
         found: dict[str, Signature] = {}
         twice: set[str] = set()
-        for spans, name, signature in self.signatures:
-            if spans & lines:
+        for line in lines:
+            for name, signature in self.signatures.get(line, ()):
                 if found.get(name, signature) != signature:
                     twice.add(name)
                 found[name] = signature
         return {name: sig for name, sig in found.items() if name not in twice}
 
     def calls_on(self, lines: set[int]) -> frozenset[Call]:
-        return frozenset(call for spans, call in self.calls if spans & lines)
+        return frozenset(call for line in lines for call in self.calls.get(line, ()))
 
 
 def shapes(tree: ast.Module) -> Shapes:
@@ -79,13 +86,12 @@ def shapes(tree: ast.Module) -> Shapes:
     signatures: list[tuple[frozenset[int], str, Signature]] = []
     calls: list[tuple[frozenset[int], Call]] = []
     methods: dict[ast.AST, str] = {}  # a def directly in a class body -> the class name
-    for node in ast.walk(tree):
+    for node in ast.walk(tree):  # breadth first: a class comes before its methods
         if isinstance(node, ast.ClassDef):
             for child in node.body:
                 if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                     methods[child] = node.name
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             owner = methods.get(node)
             name = owner if owner is not None and node.name == "__init__" else node.name
             bound = owner is not None and not _decorated(node, "staticmethod")
@@ -97,7 +103,7 @@ def shapes(tree: ast.Module) -> Shapes:
             if call is not None:
                 spans = frozenset(_starts(node))
                 calls.append((spans, call))
-    return Shapes(tuple(signatures), tuple(calls))
+    return Shapes(signatures, calls)
 
 
 def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:

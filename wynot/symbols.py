@@ -303,20 +303,18 @@ def _hunk_shapes(change: Change, fd: FileDiff) -> tuple[
     removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
     # A signature the hunk edits on one side only (a parameter deleted) is
     # found on the other side within the hunk's lines, context included.
-    before = {**old.signatures_on(_span(hunk.old_start, hunk.old_len)),
-              **old.signatures_on(removed)}
-    after = {**new.signatures_on(_span(hunk.new_start, hunk.new_len)),
-             **new.signatures_on(added)}
-    edited = old.signatures_on(removed).keys() | new.signatures_on(added).keys()
-    reshaped = frozenset((name, before[name], after[name]) for name in edited
+    old_span, new_span = _span(hunk.old_start, hunk.old_len), _span(hunk.new_start, hunk.new_len)
+    edited_old, edited_new = old.signatures_on(removed), new.signatures_on(added)
+    before = {**old.signatures_on(old_span), **edited_old}
+    after = {**new.signatures_on(new_span), **edited_new}
+    reshaped = frozenset((name, before[name], after[name]) for name in edited_old | edited_new
                          if name in before and name in after and before[name] != after[name])
     # Likewise a call whose argument lines the hunk only deletes or only adds.
-    called = {c.function for c in old.calls_on(removed) | new.calls_on(added)}
-    calls_old = old.calls_on(removed) | {c for c in old.calls_on(_span(
-        hunk.old_start, hunk.old_len)) if c.function in called}
-    calls_new = new.calls_on(added) | {c for c in new.calls_on(_span(
-        hunk.new_start, hunk.new_len)) if c.function in called}
-    return reshaped, frozenset(calls_old), frozenset(calls_new)
+    removed_calls, added_calls = old.calls_on(removed), new.calls_on(added)
+    called = {c.function for c in removed_calls | added_calls}
+    return (reshaped,
+            removed_calls | {c for c in old.calls_on(old_span) if c.function in called},
+            added_calls | {c for c in new.calls_on(new_span) if c.function in called})
 
 
 Locals = tuple[dict[int, set[tuple[str, str, bool]]], dict[str, frozenset[str]]]
