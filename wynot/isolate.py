@@ -270,7 +270,7 @@ def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[
 
 
 def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
-           deps: Dependencies | None = None) -> tuple[frozenset[int], dict[int, str]]:
+           deps: Dependencies) -> tuple[frozenset[int], dict[int, str]]:
     """Test the answer without each of its changes, for real.
 
     Removing a cause makes the test PASS; removing context the cause needs
@@ -286,7 +286,7 @@ def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
     they were not needed. Raises SearchStopped (with the answer so far,
     which fails) when the budget runs out.
     """
-    for group in _cycles(deps or Dependencies(), sorted(chosen)):
+    for group in _cycles(deps, sorted(chosen)):
         if group < chosen and _run_label(tester, chosen - group, stop, chosen) is Outcome.FAIL:
             chosen -= group
     roles: dict[int, str] = {}

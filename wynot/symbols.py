@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wynot.calls import Call, Shapes, Signature, shapes
-from wynot.changes import Change, ChangeKind, FileDiff
+from wynot.changes import Change, ChangeKind, FileDiff, Hunk
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -290,14 +290,22 @@ def _python_shapes(data: bytes) -> Shapes | None:
     return None if tree is None else shapes(tree)
 
 
+def _python_hunk(change: Change, fd: FileDiff) -> tuple[Hunk, bytes, bytes] | None:
+    """(hunk, GOOD's file, BAD's file) for a hunk of a Python file present on both sides."""
+    if (change.hunk is None or fd.old is None or fd.new is None
+            or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES):
+        return None
+    return change.hunk, fd.old.data, fd.new.data
+
+
 def _hunk_shapes(change: Change, fd: FileDiff) -> tuple[
         frozenset[tuple[str, Signature, Signature]], frozenset[Call], frozenset[Call]]:
     """(functions reshaped, calls removed, calls added) by a hunk of a Python file."""
-    hunk = change.hunk
-    if (hunk is None or fd.old is None or fd.new is None
-            or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES):
+    sides = _python_hunk(change, fd)
+    if sides is None:
         return frozenset(), frozenset(), frozenset()
-    old, new = _python_shapes(fd.old.data), _python_shapes(fd.new.data)
+    hunk, old_data, new_data = sides
+    old, new = _python_shapes(old_data), _python_shapes(new_data)
     if old is None or new is None:
         return frozenset(), frozenset(), frozenset()
     removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
@@ -370,11 +378,11 @@ def _python_locals(data: bytes) -> Locals | None:
 def _hunk_locals(change: Change, fd: FileDiff) -> tuple[frozenset[tuple[str, str]],
                                                         frozenset[tuple[str, str]]]:
     """(locals newly bound, locals read) on a Python hunk's added lines."""
-    hunk = change.hunk
-    if (hunk is None or fd.old is None or fd.new is None
-            or _suffix(fd.old_path or "") not in PYTHON_SUFFIXES):
+    sides = _python_hunk(change, fd)
+    if sides is None:
         return frozenset(), frozenset()
-    old, new = _python_locals(fd.old.data), _python_locals(fd.new.data)
+    hunk, old_data, new_data = sides
+    old, new = _python_locals(old_data), _python_locals(new_data)
     if old is None or new is None:
         return frozenset(), frozenset()
     _, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
