@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import GitRepo
-from wynot.calls import Call, shapes
+from wynot.calls import Call, Signature, broken_by, shapes
 from wynot.changes import Diff, read_diff
 from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
@@ -391,6 +391,29 @@ def test_calls_fit_or_miss_signatures() -> None:
     assert called == {"render", "Option"}  # f(*args) has no known shape
 
 
+def test_a_call_breaks_when_its_arguments_bind_elsewhere() -> None:
+    def signature(code: str) -> Signature:
+        (found,) = (sig for entries in shapes(ast.parse(code)).signatures.values()
+                    for _, sig in entries)
+        return found
+
+    old = signature("class P:\n    def add_option(self, opts, dest, obj=None): pass")
+    new = signature("class P:\n    def add_option(self, obj, opts, dest): pass")
+    renamed = signature("class P:\n    def add_option(self, names, dest, obj=None): pass")
+    assert old.owner == "P"
+    (call,) = {c for calls in shapes(ast.parse("p.add_option(o, **kw)")).calls.values()
+               for c in calls}
+    assert call.open_keywords  # kw may hold dest and obj: it fits both shapes
+    assert old.accepts(call) and new.accepts(call)
+    assert broken_by(call, old, new)  # but o binds to obj now, and opts moved
+    assert broken_by(call, new, old)  # and the other way round
+    assert not broken_by(call, old, renamed)  # a renamed parameter moves nothing
+    rewritten = Call("add_option", 0, frozenset({"obj", "opts", "dest"}))
+    assert not broken_by(rewritten, new, old) and not broken_by(rewritten, old, new)
+    dropped = Call("add_option", 1, frozenset({"dest"}))  # add_option(o, dest=d)
+    assert broken_by(dropped, old, new) and not broken_by(dropped, new, old)
+
+
 def reshaped_project(make_repo) -> tuple[dict[int, Symbols], dict, dict[str, int]]:
     """lib.py: render() loses the default of globs, Option() takes obj first and
     build() loses its parameter ``fast`` (a deleted line); app.py rewrites the
@@ -399,16 +422,21 @@ def reshaped_project(make_repo) -> tuple[dict[int, Symbols], dict, dict[str, int
     good = repo.commit({
         "lib.py": b"def render(name, globs=None):\n    return name\n" + PAD
         + b"class Option:\n    def __init__(self, opts, obj=None):\n        pass\n" + PAD
-        + b"def build(\n    src,\n    fast,\n    out,\n):\n    pass\n",
-        "app.py": b"from lib import Option, build, render\n" + PAD + b"A = render('x')\n"
-        + PAD + b"B = Option(['-v'], obj=1)\n" + PAD + b"C = build(\n    1,\n    2,\n    3)\n",
+        + b"def build(\n    src,\n    fast,\n    out,\n):\n    pass\n" + PAD
+        + b"class Parser:\n    def add(self, opts, obj=None):\n        pass\n",
+        "app.py": b"from lib import Option, Parser, build, render\n" + PAD + b"A = render('x')\n"
+        + PAD + b"B = Option(['-v'], obj=1)\n" + PAD + b"C = build(\n    1,\n    2,\n    3)\n"
+        + PAD + b"def fill(p: Parser, kw):\n    p.add(['-v'], **kw)\n",
     })
     bad = repo.commit({
         "lib.py": b"def render(name, globs):\n    return name\n" + PAD
         + b"class Option:\n    def __init__(self, obj, opts):\n        pass\n" + PAD
-        + b"def build(\n    src,\n    out,\n):\n    pass\n",
-        "app.py": b"from lib import Option, build, render\n" + PAD + b"A = render('x', {})\n"
-        + PAD + b"B = Option(1, opts=['-v'])\n" + PAD + b"C = build(\n    1,\n    3)\n",
+        + b"def build(\n    src,\n    out,\n):\n    pass\n" + PAD
+        + b"class Parser:\n    def add(self, obj, opts):\n        pass\n",
+        "app.py": b"from lib import Option, Parser, build, render\n" + PAD
+        + b"A = render('x', {})\n"
+        + PAD + b"B = Option(1, opts=['-v'])\n" + PAD + b"C = build(\n    1,\n    3)\n"
+        + PAD + b"def fill(p: Parser, kw):\n    p.add(1, ['-v'], **kw)\n",
     })
     diff = read_diff(repo.path, good, bad)
     files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
@@ -418,10 +446,11 @@ def reshaped_project(make_repo) -> tuple[dict[int, Symbols], dict, dict[str, int
     return symbols, files, {
         "def render": hunk("+def render"), "call render": hunk("+A = render"),
         "def Option": hunk("+    def __init__"), "call Option": hunk("+B = Option"),
-        "def build": hunk("-    fast,"), "call build": hunk("-    2,")}
+        "def build": hunk("-    fast,"), "call build": hunk("-    2,"),
+        "def add": hunk("+    def add"), "call add": hunk("+    p.add")}
 
 
-def test_reshaped_functions_need_the_calls_written_for_their_old_shape(make_repo) -> None:
+def test_reshaped_functions_need_the_calls_broken_by_their_old_shape(make_repo) -> None:
     symbols, files, ids = reshaped_project(make_repo)
     assert {name for name, _, _ in symbols[ids["def build"]].reshaped} == {"build"}
     deps = derive(symbols, files)
@@ -434,6 +463,9 @@ def test_reshaped_functions_need_the_calls_written_for_their_old_shape(make_repo
     # a parameter and an argument deleted on lines of their own
     pair = {ids["def build"], ids["call build"]}
     assert deps.closure({ids["def build"]}) == deps.closure({ids["call build"]}) == pair
+    # a method, seen from app.py through its class, with calls that unpack keywords
+    pair = {ids["def add"], ids["call add"]}
+    assert deps.closure({ids["def add"]}) == deps.closure({ids["call add"]}) == pair
 
 
 def test_new_locals_tie_their_readers_to_the_binding_hunk(make_repo) -> None:
@@ -460,4 +492,65 @@ def test_new_locals_tie_their_readers_to_the_binding_hunk(make_repo) -> None:
     assert ("make_hash", "globs") in symbols[fill].locals_read  # read from the nested add()
     deps = derive(symbols, files)
     assert deps.needs[fill] == {bind} and deps.needs[use] == {bind}
-    assert bind not in deps.needs
+    # the binding builds alone, but is tied to its readers: one unit, no real need
+    assert deps.components([bind, fill, use]) == [sorted([bind, fill, use])]
+    assert deps.needs_only().needs.get(bind, set()) == set()
+    assert deps.needs_only().needs[fill] == {bind}
+
+
+def test_a_dropped_local_needs_the_hunks_that_stop_reading_it(make_repo) -> None:
+    """add_to_parser() stops building ``kwargs`` in one hunk; another hunk
+    rewrites the lines that still read it. A hunk that only reads a local
+    that stays bound needs nothing."""
+    repo = make_repo("unbound")
+    body = b"    x = 1\n" * 12
+
+    def source(build: bytes, use: bytes, other: bytes) -> bytes:
+        return (b"def add_to_parser(self, parser):\n    action = 'store'\n" + build + body
+                + use + body + other)
+
+    good = repo.commit({"m.py": source(
+        b"    kwargs = {'dest': self.name}\n",
+        b"    parser.add_option(self.opts, **kwargs)\n",
+        b"    return action\n")})
+    bad = repo.commit({"m.py": source(
+        b"", b"    parser.add_option(obj=self, opts=self.opts)\n",
+        b"    return action.upper()\n")})
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+
+    hunk = hunk_finder(diff)
+    build, use, other = hunk("-    kwargs"), hunk("+    parser.add_option"), hunk("+    return")
+    assert symbols[build].locals_unbound == {("add_to_parser", "kwargs")}
+    assert ("add_to_parser", "kwargs") in symbols[use].locals_read_old
+    deps = derive(symbols, files)
+    assert deps.needs[build] == {use}
+    assert use not in deps.needs and other not in deps.needs
+
+
+def test_class_attributes_are_definitions(make_repo) -> None:
+    """BaseCommand gains ``context_class`` (annotated) in one hunk and uses it
+    through self in another; changing a class attribute's value defines nothing."""
+    repo = make_repo("attributes")
+
+    def source(attribute: bytes, limit: bytes, make: bytes) -> bytes:
+        return (b"class BaseCommand:\n" + attribute + limit + PAD.replace(b"#", b"    #")
+                + b"    def make_context(self):\n" + make)
+
+    good = repo.commit({"core.py": source(b"", b"    limit = 1\n",
+                                          b"        return Context(self)\n")})
+    bad = repo.commit({"core.py": source(b"    context_class: type = Context\n",
+                                         b"    limit = 2\n",
+                                         b"        return self.context_class(self)\n")})
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+
+    hunk = hunk_finder(diff)
+    attribute, make = hunk("+    context_class"), hunk("+        return self.context_class")
+    assert symbols[attribute].defined == {"context_class"}  # not limit: both sides have it
+    assert derive(symbols, files).needs[make] == {attribute}
+    resolver = Resolver(symbols)
+    error = "AttributeError: 'BaseCommand' object has no attribute 'context_class'"
+    assert attribute in resolver.resolve(error, {make}).add

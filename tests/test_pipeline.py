@@ -171,3 +171,51 @@ def test_context_that_only_dependencies_tie_in_is_dropped_as_a_pair(make_repo) -
     assert {c["label"]: c["role"] for c in report["changes"]} == {
         "lib.py:-1,4": "context", "lib.py:-34,5": "cause"}
     assert report["verified"] and report["minimal"]
+
+
+HASH_TEST = Executable(b"""#!/usr/bin/env python3
+import sys
+try:
+    import lib
+    found = lib.value()
+except Exception as error:
+    print(f"{type(error).__name__}: {error}")
+    sys.exit(125)
+sys.exit({2: 0, 11: 1}.get(found, 125))
+""")
+
+
+@pytest.mark.parametrize("alone", [True, False], ids=["whole-diff", "with-other-changes"])
+def test_a_new_local_and_its_readers_are_searched_as_one_edit(make_repo, alone: bool) -> None:
+    """value() gains ``globs`` (one hunk), fills it (the cause, another hunk)
+    and passes it on (a third). Filling without passing cannot judge (y is
+    undefined in the evaluated text), so all three are the answer. The
+    binding is tied to its readers, but it builds without them: labelling
+    proves the answer with one removal per change, not pair removals. When
+    the three are the whole diff, no smaller configuration is worth a run."""
+    repo = make_repo("ties")
+    other = {} if alone else {"other.py": b"LIMIT = 1\n"}
+    inner = PAD.replace(b"#", b"    #")
+
+    def lib(bind: bytes, fill: bytes, call: bytes) -> bytes:
+        return (b"def run(expr, globs=None):\n"
+                b"    return eval(expr, {'x': 1, **(globs or {})})\n" + PAD
+                + b"def value():\n    parts = ['x']\n" + bind + inner
+                + b"    for _ in range(1):\n" + fill + b"        parts.append('x')\n" + inner
+                + b"    return run('+'.join(parts)" + call + b")\n")
+
+    repo.commit({"run_test.py": HASH_TEST, "lib.py": lib(b"", b"", b""), **other})
+    repo.git("tag", "good")
+    other = {} if alone else {"other.py": b"LIMIT = 2\n"}
+    repo.commit({"run_test.py": HASH_TEST, **other, "lib.py": lib(
+        b"    globs = {}\n", b"        globs['y'] = 9\n        parts.append('y')\n",
+        b", globs")})
+    repo.git("tag", "bad")
+    code, report, result = wynot_json(repo)
+    assert code == 0, result.stderr
+    roles = {c["label"]: c["role"] for c in report["changes"]}
+    assert sorted(roles.values()) == ["cause", "context", "context"]
+    ran = [t["phase"] for t in report["tests"] if t["ran"]]
+    assert ran.count("label") == 3
+    assert ran.count("search") == (0 if alone else 1)
+    assert report["verified"] and report["minimal"]

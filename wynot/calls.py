@@ -7,12 +7,14 @@ shape break on the old one. :func:`shapes` reads, from one side's syntax
 tree, each function's :class:`Signature` with the lines it spans, and each
 call's :class:`Call` (how many positional arguments, which keywords) with the
 lines it starts its arguments on; :mod:`wynot.depends` ties a change that
-reshapes a function to the changes whose calls fit one shape and not the
-other.
+reshapes a function to the changes whose calls one shape breaks
+(:func:`broken_by`).
 
 Functions are named as calls name them: a method by its own name, with
-``self`` left out; ``__init__`` by its class's name. Calls that unpack
-(``*args``, ``**kwargs``) are left out: their shape is unknown.
+``self`` left out; ``__init__`` by its class's name. Calls that unpack a
+sequence (``*args``) are left out: their shape is unknown. A call that
+unpacks a mapping (``**kwargs``) is kept, with its keywords open: it may
+pass any other keyword.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Call:
     function: str           # the called name (last dotted part)
     positional: int         # positional arguments passed
     keywords: frozenset[str]
+    open_keywords: bool = False  # unpacks a mapping: more keywords may come
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,7 @@ class Signature:
     keyword_only: frozenset[str]
     required_keywords: frozenset[str]
     varkw: bool
+    owner: str = ""              # the class of a method, through which other files see it
 
     def accepts(self, call: Call) -> bool:
         """Whether the call binds to this signature without a TypeError."""
@@ -49,7 +53,25 @@ class Signature:
         if not self.varkw and not call.keywords <= named:
             return False  # "got an unexpected keyword argument"
         missing = set(self.positional[call.positional:self.required]) | self.required_keywords
-        return missing <= call.keywords
+        return call.open_keywords or missing <= call.keywords
+
+
+def broken_by(call: Call, shape: Signature, other: Signature) -> bool:
+    """Whether ``call``, which works with ``shape``, breaks when it becomes ``other``.
+
+    It fits ``shape`` and either does not fit ``other``, or one of its
+    positional arguments binds in ``other`` to another parameter while the
+    one it binds to in ``shape`` sits elsewhere in ``other`` (a parameter
+    inserted before it, or the order changed). A parameter that is only
+    renamed moves nothing.
+    """
+    if not shape.accepts(call):
+        return False
+    if not other.accepts(call):
+        return True
+    return any(mine != theirs and mine in other.positional
+               for mine, theirs in zip(shape.positional[:call.positional], other.positional,
+                                       strict=False))
 
 
 class Shapes:
@@ -97,7 +119,8 @@ def shapes(tree: ast.Module) -> Shapes:
             bound = owner is not None and not _decorated(node, "staticmethod")
             first_body_line = node.body[0].lineno
             spans = frozenset(range(node.lineno, max(node.lineno + 1, first_body_line)))
-            signatures.append((spans, name, _signature(node.args, drop_first=bound)))
+            signature = _signature(node.args, drop_first=bound, owner=owner or "")
+            signatures.append((spans, name, signature))
         elif isinstance(node, ast.Call):
             call = _call(node)
             if call is not None:
@@ -110,7 +133,7 @@ def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     return any(isinstance(d, ast.Name) and d.id == name for d in node.decorator_list)
 
 
-def _signature(a: ast.arguments, *, drop_first: bool) -> Signature:
+def _signature(a: ast.arguments, *, drop_first: bool, owner: str) -> Signature:
     positional = [arg.arg for arg in (*a.posonlyargs, *a.args)]
     if drop_first and positional:
         positional = positional[1:]
@@ -121,17 +144,17 @@ def _signature(a: ast.arguments, *, drop_first: bool) -> Signature:
         required_keywords=frozenset(
             arg.arg for arg, default in zip(a.kwonlyargs, a.kw_defaults, strict=True)
             if default is None),
-        varkw=a.kwarg is not None)
+        varkw=a.kwarg is not None, owner=owner)
 
 
 def _call(node: ast.Call) -> Call | None:
     func = node.func
     name = func.id if isinstance(func, ast.Name) else (
         func.attr if isinstance(func, ast.Attribute) else None)
-    if name is None or any(isinstance(arg, ast.Starred) for arg in node.args) or any(
-            keyword.arg is None for keyword in node.keywords):
+    if name is None or any(isinstance(arg, ast.Starred) for arg in node.args):
         return None
-    return Call(name, len(node.args), frozenset(k.arg for k in node.keywords if k.arg))
+    return Call(name, len(node.args), frozenset(k.arg for k in node.keywords if k.arg),
+                open_keywords=any(k.arg is None for k in node.keywords))
 
 
 def _starts(node: ast.Call) -> Iterable[int]:

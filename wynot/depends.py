@@ -18,7 +18,9 @@ failure-resolution loop adds the ones it learns from build errors:
   (:mod:`wynot.calls`);
 * *locals*, within one function: a change that reads a local variable needs
   the change that newly binds it there (``globs = {}`` added to a function
-  that had no ``globs``);
+  that had no ``globs``), and the binding is *tied* to its readers (below);
+  a change that stops binding a local needs the changes that rewrite the
+  lines that read it;
 * *imports*, within one file: a change that uses a name needs the change that
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
@@ -27,6 +29,14 @@ Given the files (:class:`~wynot.symbols.FileSymbols`), the first two rules
 link Python files only where the user's file imports the name or its module,
 and the import rules apply. Changes outside source files (prose, data) take
 no part.
+
+A *tie* ``a -> b`` is weaker: ``a`` builds without ``b``, but on its own it
+does nothing worth testing. A new local's binding without any of its readers
+is dead code, and the binding and the changes that use the new variable are
+one edit: tied both ways, they form a cycle, so the search keeps them
+together as a unit and predicts the configurations that split them. Only a
+cycle of real needs proves that its changes are useless apart, so
+:meth:`Dependencies.needs_only` leaves ties out.
 
 Names defined or removed by many changes (``run``, ``name``) say nothing about
 a particular change and are ignored. Everything here is pure.
@@ -37,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from wynot.calls import Signature
+from wynot.calls import Signature, broken_by
 from wynot.symbols import FileSymbols, Symbols
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
@@ -46,16 +56,30 @@ MAX_USERS = 200       # a removed name on more changed lines than this is too co
 
 @dataclass
 class Dependencies:
-    """A directed graph over change ids; ``needs[a]`` are the changes ``a`` needs."""
+    """A directed graph over change ids; ``needs[a]`` are the changes ``a`` needs,
+    ties included; ``ties`` are the edges that are ties only."""
 
     needs: dict[int, set[int]] = field(default_factory=dict)
+    ties: set[tuple[int, int]] = field(default_factory=set)
 
     def add(self, a: int, b: int) -> bool:
-        """Record ``a -> b``; True if it is new."""
-        if a == b or b in self.needs.get(a, ()):
+        """Record that ``a`` needs ``b``; True if it is new (a tie becomes a need)."""
+        if a == b or (b in self.needs.get(a, ()) and (a, b) not in self.ties):
             return False
+        self.ties.discard((a, b))
         self.needs.setdefault(a, set()).add(b)
         return True
+
+    def tie(self, a: int, b: int) -> None:
+        """Record that ``a`` is tied to ``b``, unless ``a`` already needs ``b``."""
+        if a != b and b not in self.needs.get(a, ()):
+            self.needs.setdefault(a, set()).add(b)
+            self.ties.add((a, b))
+
+    def needs_only(self) -> Dependencies:
+        """The same graph without its ties."""
+        return Dependencies({a: {b for b in bs if (a, b) not in self.ties}
+                             for a, bs in self.needs.items()})
 
     def closure(self, config: Iterable[int]) -> frozenset[int]:
         """The smallest superset of ``config`` that is closed under the dependencies."""
@@ -130,35 +154,52 @@ def derive(symbols: Mapping[int, Symbols],
 
 def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,
                    sees: Callable[..., bool]) -> None:
-    """A reshaped function and the calls that fit only one of its shapes."""
+    """A reshaped function and the calls written for only one of its shapes.
+
+    Another file sees a method through its class (``parser.add_option`` in a
+    file that imports ``OptionParser``)."""
     reshapers: dict[str, list[tuple[int, Signature, Signature]]] = {}
     for cid, sym in symbols.items():
         for name, before, after in sym.reshaped:
             reshapers.setdefault(name, []).append((cid, before, after))
+
+    def visible(user: int, reshaper: int, function: str, owner: str, *, new: bool) -> bool:
+        return (sees(user, reshaper, function, new=new)
+                or bool(owner) and sees(user, reshaper, owner, new=new))
+
     for cid, sym in symbols.items():
         for call in sym.calls_old:
             for reshaper, before, after in reshapers.get(call.function, ())[:MAX_DEFINERS]:
-                if (reshaper != cid and before.accepts(call) and not after.accepts(call)
-                        and sees(cid, reshaper, call.function, new=False)):
+                if (reshaper != cid and broken_by(call, before, after)
+                        and visible(cid, reshaper, call.function, before.owner, new=False)):
                     deps.add(reshaper, cid)
         for call in sym.calls_new:
             for reshaper, before, after in reshapers.get(call.function, ())[:MAX_DEFINERS]:
-                if (reshaper != cid and after.accepts(call) and not before.accepts(call)
-                        and sees(cid, reshaper, call.function, new=True)):
+                if (reshaper != cid and broken_by(call, after, before)
+                        and visible(cid, reshaper, call.function, after.owner, new=True)):
                     deps.add(cid, reshaper)
 
 
 def _derive_locals(symbols: Mapping[int, Symbols], files: Mapping[int, int],
                    deps: Dependencies) -> None:
-    """Within one function: a read of a new local needs the change that binds it."""
+    """Within one function: a read of a new local needs the change that binds it,
+    and the binding is tied to its readers; a change that stops binding a
+    local needs the changes that rewrite the lines reading it."""
     binders: dict[tuple[int, str, str], list[int]] = {}
+    unbinders: dict[tuple[int, str, str], list[int]] = {}
     for cid, sym in symbols.items():
         for function, name in sym.locals_bound:
             binders.setdefault((files[cid], function, name), []).append(cid)
+        for function, name in sym.locals_unbound:
+            unbinders.setdefault((files[cid], function, name), []).append(cid)
     for cid, sym in symbols.items():
         for function, name in sym.locals_read:
             for binder in binders.get((files[cid], function, name), ())[:MAX_DEFINERS]:
                 deps.add(cid, binder)
+                deps.tie(binder, cid)
+        for function, name in sym.locals_read_old:
+            for unbinder in unbinders.get((files[cid], function, name), ())[:MAX_DEFINERS]:
+                deps.add(unbinder, cid)
 
 
 def _derive_imports(symbols: Mapping[int, Symbols], files: Mapping[int, int],

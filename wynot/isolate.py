@@ -206,7 +206,13 @@ def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
 
 def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],
             stop: Callable[[], bool]) -> tuple[frozenset[int], bool]:
-    """Run dd+ in the plan's order. Returns (changes found, minimal)."""
+    """Run dd+ in the plan's order. Returns (changes found, minimal).
+
+    When the dependencies predict every smaller configuration UNRESOLVED, the
+    changes are one edit and all of them are the answer; labelling then
+    shows, by real runs, which of them is the cause. When real tests could
+    not narrow the failure down, there is no answer.
+    """
     everything = frozenset(plan.order)
     if len(everything) == 1:
         return everything, True
@@ -216,7 +222,8 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
         return frozenset(stopped.best), False
-    if found == everything:
+    if found == everything and any(r.phase == "search" and r.source in (RAN, CACHED)
+                                   for r in tester.records):
         raise UnfinishedError(
             "could not narrow the failure down: every smaller configuration was "
             "UNRESOLVED (does the test exit 125 or the build fail for most of them? "
@@ -283,10 +290,12 @@ def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
     rewritten) survive any single removal, so first each pair and each larger
     cycle of ``deps`` within the answer is removed as a whole, once, by a
     real run (whatever the dependencies predict): if the rest still fails,
-    they were not needed. Raises SearchStopped (with the answer so far,
-    which fails) when the budget runs out.
+    they were not needed. Ties do not count: a new local's binding builds
+    without its readers, so a single removal can drop it. Raises
+    SearchStopped (with the answer so far, which fails) when the budget runs
+    out.
     """
-    for group in _cycles(deps, sorted(chosen)):
+    for group in _cycles(deps.needs_only(), sorted(chosen)):
         if group < chosen and _run_label(tester, chosen - group, stop, chosen) is Outcome.FAIL:
             chosen -= group
     roles: dict[int, str] = {}

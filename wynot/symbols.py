@@ -76,9 +76,13 @@ class Symbols:
     calls_old: frozenset[Call] = frozenset()
     calls_new: frozenset[Call] = frozenset()
     # (function, name): locals a Python change newly binds in a function that
-    # GOOD already has, and the locals it reads there, on its added lines.
+    # GOOD already has, and the locals it reads there, on its added lines; the
+    # locals it stops binding in a function BAD still has, and those it reads
+    # on its removed lines.
     locals_bound: frozenset[tuple[str, str]] = frozenset()
     locals_read: frozenset[tuple[str, str]] = frozenset()
+    locals_unbound: frozenset[tuple[str, str]] = frozenset()
+    locals_read_old: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def signature_pairs(self) -> frozenset[tuple[str, str]]:
@@ -325,19 +329,28 @@ def _hunk_shapes(change: Change, fd: FileDiff) -> tuple[
             added_calls | {c for c in new.calls_on(new_span) if c.function in called})
 
 
-Locals = tuple[dict[int, set[tuple[str, str, bool]]], dict[str, frozenset[str]]]
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """What one walk of a Python file finds about names, by line."""
+
+    uses: dict[int, set[tuple[str, str, bool]]]  # (function, name, bound there)
+    bound: dict[str, frozenset[str]]  # each function's local names
+    attributes: dict[int, set[str]]  # names assigned in class bodies
 
 
 @functools.lru_cache(maxsize=64)
-def _python_locals(data: bytes) -> Locals | None:
-    """Names in function bodies, by line: (function, name, bound there); each
-    function's bound names. Functions are named by their dotted path
-    (``Parser.parse``); a nested function is a function of its own."""
+def _python_names(data: bytes) -> _Names | None:
+    """Names in function bodies and class attributes, by line.
+
+    Functions are named by their dotted path (``Parser.parse``); a nested
+    function is a function of its own. None if the file does not parse.
+    """
     tree = python_tree(data)
     if tree is None:
         return None
-    by_line: dict[int, set[tuple[str, str, bool]]] = {}
+    uses: dict[int, set[tuple[str, str, bool]]] = {}
     bound: dict[str, frozenset[str]] = {}
+    attributes: dict[int, set[str]] = {}
     scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
 
     def visit(node: ast.AST, prefix: str) -> None:
@@ -345,6 +358,12 @@ def _python_locals(data: bytes) -> Locals | None:
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                 enter(child, f"{prefix}{child.name}")
             elif isinstance(child, ast.ClassDef):
+                for statement in child.body:
+                    targets = (statement.targets if isinstance(statement, ast.Assign) else
+                               [statement.target] if isinstance(statement, ast.AnnAssign) else [])
+                    for target in targets:
+                        if isinstance(target, ast.Name):
+                            attributes.setdefault(target.lineno, set()).add(target.id)
                 visit(child, f"{prefix}{child.name}.")
             else:
                 visit(child, prefix)
@@ -360,7 +379,7 @@ def _python_locals(data: bytes) -> Locals | None:
                 continue
             if isinstance(current, ast.Name):
                 store = not isinstance(current.ctx, ast.Load)
-                by_line.setdefault(current.lineno, set()).add((name, current.id, store))
+                uses.setdefault(current.lineno, set()).add((name, current.id, store))
                 if store:
                     names.add(current.id)
             elif isinstance(current, ast.alias):
@@ -372,25 +391,55 @@ def _python_locals(data: bytes) -> Locals | None:
         visit(node, f"{name}.")
 
     visit(tree, "")
-    return by_line, bound
+    return _Names(uses, bound, attributes)
 
 
-def _hunk_locals(change: Change, fd: FileDiff) -> tuple[frozenset[tuple[str, str]],
-                                                        frozenset[tuple[str, str]]]:
-    """(locals newly bound, locals read) on a Python hunk's added lines."""
+LocalNames = frozenset[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _HunkNames:
+    """What a Python hunk does to local names and class attributes."""
+
+    bound: LocalNames = frozenset()  # (function, name) newly bound on added lines
+    read: LocalNames = frozenset()  # (function, name) read on added lines
+    unbound: LocalNames = frozenset()  # no longer bound in the function
+    read_old: LocalNames = frozenset()  # read on removed lines
+    attributes_old: frozenset[str] = frozenset()  # class attributes on removed lines
+    attributes_new: frozenset[str] = frozenset()  # class attributes on added lines
+
+
+def _hunk_names(change: Change, fd: FileDiff) -> _HunkNames:
+    """Local names and class attributes on a Python hunk's changed lines.
+
+    A local is *newly bound* when BAD's function binds it and GOOD's, which
+    exists, does not; *unbound* the other way round. A read belongs to the
+    innermost enclosing function that binds the name (a nested function
+    reads its parent's locals).
+    """
     sides = _python_hunk(change, fd)
     if sides is None:
-        return frozenset(), frozenset()
+        return _HunkNames()
     hunk, old_data, new_data = sides
-    old, new = _python_locals(old_data), _python_locals(new_data)
+    old, new = _python_names(old_data), _python_names(new_data)
     if old is None or new is None:
-        return frozenset(), frozenset()
-    _, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
-    seen = [entry for n in added for entry in new[0].get(n, ())]
-    reads = {(_owner(f, name, new[1]), name) for f, name, store in seen if not store}
-    return (frozenset((f, name) for f, name, store in seen
-                      if store and f in old[1] and name not in old[1][f]),
-            frozenset((f, name) for f, name in reads if f))
+        return _HunkNames()
+    removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+
+    def local(lines: set[int], here: _Names, there: _Names) -> tuple[LocalNames, LocalNames]:
+        """(names bound here and not there, names read), for the functions on ``lines``."""
+        seen = [entry for n in lines for entry in here.uses.get(n, ())]
+        reads = {(_owner(f, name, here.bound), name) for f, name, store in seen if not store}
+        return (frozenset((f, name) for f, name, store in seen
+                          if store and f in there.bound and name not in there.bound[f]),
+                frozenset((f, name) for f, name in reads if f))
+
+    bound, read = local(added, new, old)
+    unbound, read_old = local(removed, old, new)
+    return _HunkNames(
+        bound=bound, read=read, unbound=unbound, read_old=read_old,
+        attributes_old=frozenset(a for n in removed for a in old.attributes.get(n, ())),
+        attributes_new=frozenset(a for n in added for a in new.attributes.get(n, ())))
 
 
 def _owner(function: str, name: str, bound: dict[str, frozenset[str]]) -> str:
@@ -471,7 +520,9 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
     old_params, new_params, old_keywords, new_keywords = _hunk_signatures(
         change, fd, old_lines, new_lines)
     reshaped, calls_old, calls_new = _hunk_shapes(change, fd)
-    locals_bound, locals_read = _hunk_locals(change, fd)
+    names = _hunk_names(change, fd)
+    old_defs |= names.attributes_old - STOPWORDS
+    new_defs |= names.attributes_new - STOPWORDS
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
@@ -486,8 +537,10 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         reshaped=reshaped,
         calls_old=calls_old,
         calls_new=calls_new,
-        locals_bound=locals_bound,
-        locals_read=locals_read,
+        locals_bound=names.bound,
+        locals_read=names.read,
+        locals_unbound=names.unbound,
+        locals_read_old=names.read_old,
     )
 
 
