@@ -529,28 +529,41 @@ def test_a_dropped_local_needs_the_hunks_that_stop_reading_it(make_repo) -> None
     assert use not in deps.needs and other not in deps.needs
 
 
-def test_class_attributes_are_definitions(make_repo) -> None:
-    """BaseCommand gains ``context_class`` (annotated) in one hunk and uses it
-    through self in another; changing a class attribute's value defines nothing."""
+def test_attributes_a_class_gains_tie_their_readers_to_the_binding(make_repo) -> None:
+    """BaseCommand gains ``context_class`` in its body and ``config`` in
+    __init__; other methods read both through self. A class attribute whose
+    value changes and an attribute the class inherits bind nothing new."""
     repo = make_repo("attributes")
+    inner = PAD.replace(b"#", b"    #")
 
-    def source(attribute: bytes, limit: bytes, make: bytes) -> bytes:
-        return (b"class BaseCommand:\n" + attribute + limit + PAD.replace(b"#", b"    #")
-                + b"    def make_context(self):\n" + make)
+    def source(attribute: bytes, limit: bytes, init: bytes, make: bytes, run: bytes) -> bytes:
+        return (b"class BaseCommand(Base):\n" + attribute + limit + inner
+                + b"    def __init__(self, name):\n        self.name = name\n" + init + inner
+                + b"    def make_context(self):\n" + make + inner
+                + b"    def run(self):\n" + run)
 
-    good = repo.commit({"core.py": source(b"", b"    limit = 1\n",
-                                          b"        return Context(self)\n")})
-    bad = repo.commit({"core.py": source(b"    context_class: type = Context\n",
-                                         b"    limit = 2\n",
-                                         b"        return self.context_class(self)\n")})
+    good = repo.commit({"core.py": source(
+        b"", b"    limit = 1\n", b"", b"        return Context(self)\n",
+        b"        return self.inherited\n")})
+    bad = repo.commit({"core.py": source(
+        b"    context_class: type = Context\n", b"    limit = 2\n",
+        b"        self.config = {}\n", b"        return self.context_class(self)\n",
+        b"        return self.inherited, self.config, self.limit\n")})
     diff = read_diff(repo.path, good, bad)
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
 
     hunk = hunk_finder(diff)
-    attribute, make = hunk("+    context_class"), hunk("+        return self.context_class")
-    assert symbols[attribute].defined == {"context_class"}  # not limit: both sides have it
-    assert derive(symbols, files).needs[make] == {attribute}
+    attribute, init = hunk("+    context_class"), hunk("+        self.config")
+    make, run = hunk("+        return self.context_class"), hunk("+        return self.inherited")
+    scope = "class BaseCommand"
+    assert symbols[attribute].locals_bound == {(scope, "context_class")}  # not limit
+    assert symbols[init].locals_bound == {(scope, "config")}
+    assert {read for read in symbols[run].locals_read if read[0] == scope} == {
+        (scope, "config"), (scope, "limit")}  # not inherited
+    deps = derive(symbols, files)
+    assert deps.needs[make] == {attribute} and deps.needs[run] == {init}
+    assert deps.needs_only().needs.get(init, set()) == set()  # tied, not needed
     resolver = Resolver(symbols)
     error = "AttributeError: 'BaseCommand' object has no attribute 'context_class'"
     assert attribute in resolver.resolve(error, {make}).add

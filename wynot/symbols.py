@@ -75,10 +75,11 @@ class Symbols:
     reshaped: frozenset[tuple[str, Signature, Signature]] = frozenset()
     calls_old: frozenset[Call] = frozenset()
     calls_new: frozenset[Call] = frozenset()
-    # (function, name): locals a Python change newly binds in a function that
-    # GOOD already has, and the locals it reads there, on its added lines; the
-    # locals it stops binding in a function BAD still has, and those it reads
-    # on its removed lines.
+    # (scope, name): names a Python change newly binds in a scope that GOOD
+    # already has, and the names it reads there, on its added lines; the names
+    # it stops binding in a scope BAD still has, and those it reads on its
+    # removed lines. A scope is a function (its locals: ``globs = {}``) or a
+    # class, named ``class C`` (its attributes: ``self.config = config``).
     locals_bound: frozenset[tuple[str, str]] = frozenset()
     locals_read: frozenset[tuple[str, str]] = frozenset()
     locals_unbound: frozenset[tuple[str, str]] = frozenset()
@@ -331,45 +332,57 @@ def _hunk_shapes(change: Change, fd: FileDiff) -> tuple[
 
 @dataclass(frozen=True, slots=True)
 class _Names:
-    """What one walk of a Python file finds about names, by line."""
+    """What one walk of a Python file finds about names."""
 
-    uses: dict[int, set[tuple[str, str, bool]]]  # (function, name, bound there)
-    bound: dict[str, frozenset[str]]  # each function's local names
-    attributes: dict[int, set[str]]  # names assigned in class bodies
+    uses: dict[int, set[tuple[str, str, bool]]]  # by line: (scope, name, bound there)
+    bound: dict[str, frozenset[str]]  # each scope's names
 
 
 @functools.lru_cache(maxsize=64)
 def _python_names(data: bytes) -> _Names | None:
-    """Names in function bodies and class attributes, by line.
+    """The names of each function and class scope, and where they are used.
 
     Functions are named by their dotted path (``Parser.parse``); a nested
-    function is a function of its own. None if the file does not parse.
+    function is a function of its own. A class is a scope too, named
+    ``class Parser``: its names are what its body assigns, its methods, and
+    the attributes its methods assign through their first parameter
+    (``self.config = config``); ``self.config`` in a method is a use there.
+    None if the file does not parse.
     """
     tree = python_tree(data)
     if tree is None:
         return None
     uses: dict[int, set[tuple[str, str, bool]]] = {}
     bound: dict[str, frozenset[str]] = {}
-    attributes: dict[int, set[str]] = {}
+    members: dict[str, set[str]] = {}
     scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
 
-    def visit(node: ast.AST, prefix: str) -> None:
+    def visit(node: ast.AST, prefix: str, owner: str = "") -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                enter(child, f"{prefix}{child.name}")
+                if owner:
+                    members[owner].add(child.name)
+                enter(child, f"{prefix}{child.name}", owner)
             elif isinstance(child, ast.ClassDef):
+                key = f"class {prefix}{child.name}"
+                members[key] = set()
                 for statement in child.body:
                     targets = (statement.targets if isinstance(statement, ast.Assign) else
                                [statement.target] if isinstance(statement, ast.AnnAssign) else [])
                     for target in targets:
                         if isinstance(target, ast.Name):
-                            attributes.setdefault(target.lineno, set()).add(target.id)
-                visit(child, f"{prefix}{child.name}.")
+                            members[key].add(target.id)
+                            uses.setdefault(target.lineno, set()).add((key, target.id, True))
+                visit(child, f"{prefix}{child.name}.", key)
+                bound[key] = frozenset(members.pop(key))
             else:
-                visit(child, prefix)
+                visit(child, prefix, owner)
 
-    def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> None:
+    def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, owner: str) -> None:
         names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        first = (node.args.posonlyargs + node.args.args)[:1]
+        me = first[0].arg if owner and first and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list) else ""
         todo: list[ast.AST] = list(node.body)
         while todo:
             current = todo.pop()
@@ -382,6 +395,12 @@ def _python_names(data: bytes) -> _Names | None:
                 uses.setdefault(current.lineno, set()).add((name, current.id, store))
                 if store:
                     names.add(current.id)
+            elif (me and isinstance(current, ast.Attribute)
+                  and isinstance(current.value, ast.Name) and current.value.id == me):
+                store = not isinstance(current.ctx, ast.Load)
+                uses.setdefault(current.lineno, set()).add((owner, current.attr, store))
+                if store:
+                    members[owner].add(current.attr)
             elif isinstance(current, ast.alias):
                 names.add(current.asname or current.name.split(".")[0])
             elif isinstance(current, ast.ExceptHandler) and current.name:
@@ -391,7 +410,7 @@ def _python_names(data: bytes) -> _Names | None:
         visit(node, f"{name}.")
 
     visit(tree, "")
-    return _Names(uses, bound, attributes)
+    return _Names(uses, bound)
 
 
 LocalNames = frozenset[tuple[str, str]]
@@ -399,23 +418,21 @@ LocalNames = frozenset[tuple[str, str]]
 
 @dataclass(frozen=True, slots=True)
 class _HunkNames:
-    """What a Python hunk does to local names and class attributes."""
+    """What a Python hunk does to the names of function and class scopes."""
 
-    bound: LocalNames = frozenset()  # (function, name) newly bound on added lines
-    read: LocalNames = frozenset()  # (function, name) read on added lines
-    unbound: LocalNames = frozenset()  # no longer bound in the function
+    bound: LocalNames = frozenset()  # (scope, name) newly bound on added lines
+    read: LocalNames = frozenset()  # (scope, name) read on added lines
+    unbound: LocalNames = frozenset()  # no longer bound in the scope
     read_old: LocalNames = frozenset()  # read on removed lines
-    attributes_old: frozenset[str] = frozenset()  # class attributes on removed lines
-    attributes_new: frozenset[str] = frozenset()  # class attributes on added lines
 
 
 def _hunk_names(change: Change, fd: FileDiff) -> _HunkNames:
-    """Local names and class attributes on a Python hunk's changed lines.
+    """Names of function and class scopes on a Python hunk's changed lines.
 
-    A local is *newly bound* when BAD's function binds it and GOOD's, which
+    A name is *newly bound* when BAD's scope binds it and GOOD's, which
     exists, does not; *unbound* the other way round. A read belongs to the
     innermost enclosing function that binds the name (a nested function
-    reads its parent's locals).
+    reads its parent's locals); ``self.name`` to the method's class.
     """
     sides = _python_hunk(change, fd)
     if sides is None:
@@ -427,7 +444,7 @@ def _hunk_names(change: Change, fd: FileDiff) -> _HunkNames:
     removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
 
     def local(lines: set[int], here: _Names, there: _Names) -> tuple[LocalNames, LocalNames]:
-        """(names bound here and not there, names read), for the functions on ``lines``."""
+        """(names bound here and not there, names read), for the scopes on ``lines``."""
         seen = [entry for n in lines for entry in here.uses.get(n, ())]
         reads = {(_owner(f, name, here.bound), name) for f, name, store in seen if not store}
         return (frozenset((f, name) for f, name, store in seen
@@ -436,14 +453,17 @@ def _hunk_names(change: Change, fd: FileDiff) -> _HunkNames:
 
     bound, read = local(added, new, old)
     unbound, read_old = local(removed, old, new)
-    return _HunkNames(
-        bound=bound, read=read, unbound=unbound, read_old=read_old,
-        attributes_old=frozenset(a for n in removed for a in old.attributes.get(n, ())),
-        attributes_new=frozenset(a for n in added for a in new.attributes.get(n, ())))
+    return _HunkNames(bound=bound, read=read, unbound=unbound, read_old=read_old)
 
 
 def _owner(function: str, name: str, bound: dict[str, frozenset[str]]) -> str:
-    """The function whose local ``name`` a read in ``function`` refers to ('' if global)."""
+    """The scope whose ``name`` a read in ``function`` refers to ('' if none of them).
+
+    A function reads its own locals or an enclosing function's; a class
+    scope's names (``self.config``) are its own, else inherited or unknown.
+    """
+    if function.startswith("class "):
+        return function if name in bound.get(function, ()) else ""
     while function:
         if name in bound.get(function, ()):
             return function
@@ -521,8 +541,6 @@ def change_symbols(change: Change, fd: FileDiff) -> Symbols:
         change, fd, old_lines, new_lines)
     reshaped, calls_old, calls_new = _hunk_shapes(change, fd)
     names = _hunk_names(change, fd)
-    old_defs |= names.attributes_old - STOPWORDS
-    new_defs |= names.attributes_new - STOPWORDS
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
