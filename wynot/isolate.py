@@ -178,6 +178,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
         stop = _budget(tester, request.max_tests)
         chosen, minimal = _search(tester, plan, oracle, stop)
+        found = chosen
         try:
             chosen = _standalone(tester, plan, oracle, chosen, stop)
         except SearchStopped:
@@ -185,7 +186,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         roles: dict[int, str] = {}
         if minimal:  # labelling costs a test per change: not once the budget is spent
             try:
-                chosen, roles = _label(tester, chosen, stop, oracle.deps)
+                chosen, roles = _label(tester, chosen, stop, oracle.deps, found)
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "
                                 f"{len(stopped.best)} changes")
@@ -277,7 +278,7 @@ def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[
 
 
 def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
-           deps: Dependencies) -> tuple[frozenset[int], dict[int, str]]:
+           deps: Dependencies, found: frozenset[int]) -> tuple[frozenset[int], dict[int, str]]:
     """Test the answer without each of its changes, for real.
 
     Removing a cause makes the test PASS; removing context the cause needs
@@ -291,16 +292,22 @@ def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
     cycle of ``deps`` within the answer is removed as a whole, once, by a
     real run (whatever the dependencies predict): if the rest still fails,
     they were not needed. Ties do not count: a new local's binding builds
-    without its readers, so a single removal can drop it. Raises
-    SearchStopped (with the answer so far, which fails) when the budget runs
-    out.
+    without its readers, so a single removal can drop it.
+
+    Both sweeps go farthest first from ``found``, dd+'s own answer, along
+    the dependencies: a change the dependencies pulled in from afar is the
+    likeliest to be unneeded, and dropping it early leaves fewer labels
+    stale. Raises SearchStopped (with the answer so far, which fails) when
+    the budget runs out.
     """
-    for group in _cycles(deps.needs_only(), sorted(chosen)):
+    distance = _distances(deps, found)
+    groups = _cycles(deps.needs_only(), sorted(chosen))
+    for group in sorted(groups, key=lambda g: -min(distance.get(c, 0) for c in g)):
         if group < chosen and _run_label(tester, chosen - group, stop, chosen) is Outcome.FAIL:
             chosen -= group
     roles: dict[int, str] = {}
     while len(roles) < len(chosen):
-        for change in sorted(chosen - roles.keys()):
+        for change in sorted(chosen - roles.keys(), key=lambda c: (-distance.get(c, 0), c)):
             rest = chosen - {change}
             outcome = _run_label(tester, rest, stop, chosen)
             if outcome is Outcome.FAIL and rest:
@@ -316,6 +323,21 @@ def _run_label(tester: Tester, config: frozenset[int], stop: Callable[[], bool],
     if stop() and not tester.has_run(config):
         raise SearchStopped(answer, tester.runs("label"))
     return tester.run(config, "label").outcome
+
+
+def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
+    """How many dependency steps lead from dd+'s answer to each change it needs."""
+    distance = dict.fromkeys(found, 0)
+    frontier = sorted(found)
+    while frontier:
+        reached = []
+        for change in frontier:
+            for needed in sorted(deps.needs.get(change, ())):
+                if needed not in distance:
+                    distance[needed] = distance[change] + 1
+                    reached.append(needed)
+        frontier = reached
+    return distance
 
 
 def _cycles(deps: Dependencies, changes: list[int]) -> list[frozenset[int]]:
