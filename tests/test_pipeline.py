@@ -174,29 +174,32 @@ def test_context_that_only_dependencies_tie_in_is_dropped_as_a_pair(make_repo) -
 
 
 
-def test_context_the_dependencies_pull_in_from_afar_is_labelled_first(make_repo) -> None:
+def test_context_the_dependencies_pull_in_from_afar_is_removed_first(make_repo) -> None:
     """The cause (suggest by first letter) needs the import hunk for ``t``;
-    that hunk drops ``import re``, so prediction also pulls in the rewrite of
-    quote(), which used re and which the test never calls. Labelling tries
-    the farthest change first: dropping quote()'s rewrite then leaves no
-    earlier label stale, and three label runs prove the answer (four in diff
-    order)."""
+    that hunk drops ``import re``, so prediction also pulls in the rewrites
+    of quote() and pattern(), which used re and which the test never calls.
+    Labelling first removes both of them in one run; then a run without
+    each of the other two proves the answer: three label runs, where one
+    removal per change takes four."""
     repo = make_repo("afar")
     repo.commit({"run_test.py": SUGGEST_TEST, "lib.py": b"import re\n" + PAD
                  + b"def quote(s):\n    return re.escape(s)\n" + PAD
+                 + b"def pattern(s):\n    return re.compile(s)\n" + PAD
                  + b"def suggest(word, options):\n"
                  + b"    return [o for o in options if o.startswith(word)]\n"})
     repo.git("tag", "good")
     repo.commit({"run_test.py": SUGGEST_TEST, "lib.py": b"import typing as t\n" + PAD
                  + b"def quote(s):\n    return s\n" + PAD
+                 + b"def pattern(s):\n    return s\n" + PAD
                  + b"def suggest(word, options: t.List[str]):\n"
                  + b"    return [o for o in options if o[:1] == word[:1]]\n"})
     repo.git("tag", "bad")
     code, report, result = wynot_json(repo)
     assert code == 0, result.stderr
     assert {c["label"]: c["role"] for c in report["changes"]} == {
-        "lib.py:-1,4": "context", "lib.py:-21,5": "cause"}
+        "lib.py:-1,4": "context", "lib.py:-33,5": "cause"}
     assert [t["phase"] for t in report["tests"] if t["ran"]].count("label") == 3
+
 
 HASH_TEST = Executable(b"""#!/usr/bin/env python3
 import sys

@@ -294,14 +294,22 @@ def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
     they were not needed. Ties do not count: a new local's binding builds
     without its readers, so a single removal can drop it.
 
-    Both sweeps go farthest first from ``found``, dd+'s own answer, along
-    the dependencies: a change the dependencies pulled in from afar is the
-    likeliest to be unneeded, and dropping it early leaves fewer labels
-    stale. Raises SearchStopped (with the answer so far, which fails) when
-    the budget runs out.
+    A change the dependencies pulled in from afar (needed only by other
+    context, not by ``found``, dd+'s own answer) is the likeliest to be
+    unneeded: a dropped import needs every rewritten user of it, called or
+    not. So before anything else, when there are several, they are all
+    removed at once, by one real run; and both sweeps then go farthest first
+    from ``found``, so that a drop leaves fewer labels stale. Raises
+    SearchStopped (with the answer so far, which fails) when the budget runs
+    out.
     """
-    distance = _distances(deps, found)
-    groups = _cycles(deps.needs_only(), sorted(chosen))
+    needs = deps.needs_only()
+    distance = _distances(needs, found)
+    far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
+    if len(far) > 1 and far < chosen and _run_label(
+            tester, chosen - far, stop, chosen) is Outcome.FAIL:
+        chosen -= far
+    groups = _cycles(needs, sorted(chosen))
     for group in sorted(groups, key=lambda g: -min(distance.get(c, 0) for c in g)):
         if group < chosen and _run_label(tester, chosen - group, stop, chosen) is Outcome.FAIL:
             chosen -= group
