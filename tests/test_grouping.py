@@ -529,6 +529,28 @@ def test_a_dropped_local_needs_the_hunks_that_stop_reading_it(make_repo) -> None
     assert use not in deps.needs and other not in deps.needs
 
 
+def test_a_dropped_parameter_needs_the_hunk_that_stops_reading_it(make_repo) -> None:
+    """_init_script() loses its parameter ``cached`` on a line of its own;
+    another hunk drops the lines that read it."""
+    repo = make_repo("parameter")
+    body = b"    x = 1\n" * 12
+
+    def source(parameter: bytes, use: bytes) -> bytes:
+        return (b"def _init_script(\n    attrs,\n" + parameter + b"    frozen,\n):\n" + body
+                + use + b"    return attrs\n")
+
+    good = repo.commit({"m.py": source(b"    cached,\n", b"    if cached:\n        x = 2\n")})
+    bad = repo.commit({"m.py": source(b"", b"")})
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+
+    hunk = hunk_finder(diff)
+    parameter, use = hunk("-    cached,"), hunk("-    if cached:")
+    assert symbols[parameter].locals_unbound == {("_init_script", "cached")}
+    assert derive(symbols, files).needs[parameter] == {use}
+
+
 def test_attributes_a_class_gains_tie_their_readers_to_the_binding(make_repo) -> None:
     """BaseCommand gains ``context_class`` in its body and ``config`` in
     __init__; other methods read both through self. A class attribute whose

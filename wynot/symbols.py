@@ -379,7 +379,11 @@ def _python_names(data: bytes) -> _Names | None:
                 visit(child, prefix, owner)
 
     def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, owner: str) -> None:
-        names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        names = set()
+        for parameter in ast.walk(node.args):
+            if isinstance(parameter, ast.arg):
+                names.add(parameter.arg)
+                uses.setdefault(parameter.lineno, set()).add((name, parameter.arg, True))
         first = (node.args.posonlyargs + node.args.args)[:1]
         me = first[0].arg if owner and first and not any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list) else ""
