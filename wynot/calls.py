@@ -116,7 +116,7 @@ def shapes(tree: ast.Module) -> Shapes:
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             owner = methods.get(node)
             name = owner if owner is not None and node.name == "__init__" else node.name
-            bound = owner is not None and not _decorated(node, "staticmethod")
+            bound = owner is not None and not decorated(node, "staticmethod")
             first_body_line = node.body[0].lineno
             spans = frozenset(range(node.lineno, max(node.lineno + 1, first_body_line)))
             signature = _signature(node.args, drop_first=bound, owner=owner or "")
@@ -129,7 +129,8 @@ def shapes(tree: ast.Module) -> Shapes:
     return Shapes(signatures, calls)
 
 
-def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+def decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the function has the decorator ``@name``."""
     return any(isinstance(d, ast.Name) and d.id == name for d in node.decorator_list)
 
 

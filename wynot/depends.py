@@ -16,11 +16,12 @@ failure-resolution loop adds the ones it learns from build errors:
   drops a default) needs the changes that rewrite calls fitting only the old
   shape, and a call rewritten to fit only the new shape needs that change
   (:mod:`wynot.calls`);
-* *locals*, within one function: a change that reads a local variable needs
+* *scopes*, within one function or class: a change that reads a name needs
   the change that newly binds it there (``globs = {}`` added to a function
-  that had no ``globs``), and the binding is *tied* to its readers (below);
-  a change that stops binding a local needs the changes that rewrite the
-  lines that read it;
+  that had no ``globs``, ``self.config = config`` added to a class), and the
+  binding is *tied* to its readers (below); a change that stops binding a
+  name there (a local, a parameter) needs the changes that rewrite the lines
+  that read it;
 * *imports*, within one file: a change that uses a name needs the change that
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
@@ -31,8 +32,8 @@ and the import rules apply. Changes outside source files (prose, data) take
 no part.
 
 A *tie* ``a -> b`` is weaker: ``a`` builds without ``b``, but on its own it
-does nothing worth testing. A new local's binding without any of its readers
-is dead code, and the binding and the changes that use the new variable are
+does nothing worth testing. A new name's binding without any of its readers
+is dead code, and the binding and the changes that use the new name are
 one edit: tied both ways, they form a cycle, so the search keeps them
 together as a unit and predicts the configurations that split them. Only a
 cycle of real needs proves that its changes are useless apart, so
@@ -154,7 +155,7 @@ def derive(symbols: Mapping[int, Symbols],
 
 def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,
                    sees: Callable[..., bool]) -> None:
-    """A reshaped function and the calls written for only one of its shapes.
+    """A reshaped function and the calls that one of its shapes breaks.
 
     Another file sees a method through its class (``parser.add_option`` in a
     file that imports ``OptionParser``)."""
@@ -182,9 +183,9 @@ def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,
 
 def _derive_locals(symbols: Mapping[int, Symbols], files: Mapping[int, int],
                    deps: Dependencies) -> None:
-    """Within one function: a read of a new local needs the change that binds it,
-    and the binding is tied to its readers; a change that stops binding a
-    local needs the changes that rewrite the lines reading it."""
+    """Within one function or class: a read of a new name needs the change that
+    binds it, and the binding is tied to its readers; a change that stops
+    binding a name needs the changes that rewrite the lines reading it."""
     binders: dict[tuple[int, str, str], list[int]] = {}
     unbinders: dict[tuple[int, str, str], list[int]] = {}
     for cid, sym in symbols.items():

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from wynot.calls import Call, Shapes, Signature, shapes
+from wynot.calls import Call, Shapes, Signature, decorated, shapes
 from wynot.changes import Change, ChangeKind, FileDiff, Hunk
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -385,8 +385,7 @@ def _python_names(data: bytes) -> _Names | None:
                 names.add(parameter.arg)
                 uses.setdefault(parameter.lineno, set()).add((name, parameter.arg, True))
         first = (node.args.posonlyargs + node.args.args)[:1]
-        me = first[0].arg if owner and first and not any(
-            isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list) else ""
+        me = first[0].arg if owner and first and not decorated(node, "staticmethod") else ""
         todo: list[ast.AST] = list(node.body)
         while todo:
             current = todo.pop()
