@@ -20,53 +20,29 @@ import sys
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_diffs import (
+    FAIL,
+    PASS,
+    TIMEOUT,
+    UNRESOLVED,
+    FileDiff,
+    argv,
+    clean_env,
+    diff,
+    git,
+    labels_of,
+    patch_for,
+)
 from scripts import MAKE_REPO, SAMPLES, make_repo
 
 HISTORY = make_repo.sample_names("history")
 
-PASS, FAIL, UNRESOLVED = "PASS", "FAIL", "UNRESOLVED"
-TIMEOUT = 120
 WORKERS = 3
 EVERY_COMMIT = os.environ.get("WYNOT_TEST_EVERY_COMMIT", "") not in ("", "0")
-
-
-def clean_env() -> dict[str, str]:
-    """The environment minus what would leak this test session into git and the samples."""
-    leaks = ("GIT_", "PYTEST_", "MAKE", "MFLAGS")
-    env = {key: value for key, value in os.environ.items() if not key.startswith(leaks)}
-    env.update(
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        LC_ALL="C",
-        PYTHONDONTWRITEBYTECODE="1",
-    )
-    return env
-
-
-def git(cwd: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(
-        ["git", "-c", "core.quotepath=off", "-c", "advice.detachedHead=false", *args],
-        cwd=cwd,
-        input=stdin,
-        env=env or clean_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout
-
-
-def argv(command: list[str]) -> list[str]:
-    """The sample's command, with its Python being the one that runs these tests."""
-    if command[0] in ("python", "python3"):
-        return [sys.executable, *command[1:]]
-    return list(command)
 
 
 def run_test(tree: Path, case: dict[str, Any]) -> tuple[str, str]:
@@ -86,72 +62,6 @@ def run_test(tree: Path, case: dict[str, Any]) -> tuple[str, str]:
     if done.returncode == 0:
         return PASS, done.stdout
     return (UNRESOLVED if done.returncode == 125 else FAIL), done.stdout
-
-
-# --- diffs as wynot labels them ------------------------------------------------------------
-
-HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
-
-
-@dataclass
-class FileDiff:
-    path: str
-    header: list[str]
-    whole: str | None = None  # "add" or "delete"
-    hunks: list[tuple[str, list[str]]] = field(default_factory=list)  # (label, lines)
-
-    def labels(self) -> list[str]:
-        if self.whole:
-            return [f"{self.path} ({self.whole})"]
-        return [label for label, _ in self.hunks]
-
-
-def diff(repo: Path, a: str, b: str) -> list[FileDiff]:
-    text = git(repo, "diff", "-U3", "-M", "--no-color", "--no-ext-diff", a, b)
-    files = []
-    for block in re.split(r"^(?=diff --git )", text, flags=re.MULTILINE):
-        if not block:
-            continue
-        lines = block.splitlines(keepends=True)
-        first = next((i for i, line in enumerate(lines) if line.startswith("@@")), len(lines))
-        header = lines[:first]
-        assert not any(line.startswith(("rename ", "copy ", "Binary")) for line in header)
-        old = next((h[6:].rstrip("\n") for h in header if h.startswith("--- a/")), None)
-        new = next((h[6:].rstrip("\n") for h in header if h.startswith("+++ b/")), None)
-        path = new or old
-        assert path is not None, header
-        file = FileDiff(path, header)
-        if any(line.startswith("new file mode") for line in header):
-            file.whole = "add"
-        elif any(line.startswith("deleted file mode") for line in header):
-            file.whole = "delete"
-        for line in lines[first:]:
-            match = HUNK_HEADER.match(line)
-            if match:
-                length = match[2] if match[2] is not None else "1"
-                file.hunks.append((f"{path}:-{match[1]},{length}", [line]))
-            else:
-                file.hunks[-1][1].append(line)
-        files.append(file)
-    return files
-
-
-def labels_of(files: Iterable[FileDiff]) -> list[str]:
-    return [label for file in files for label in file.labels()]
-
-
-def patch_for(files: Iterable[FileDiff], keep: Iterable[str]) -> str:
-    keep = set(keep)
-    out: list[str] = []
-    for file in files:
-        if file.whole:
-            if f"{file.path} ({file.whole})" in keep:
-                out += file.header + [line for _, lines in file.hunks for line in lines]
-            continue
-        chosen = [lines for label, lines in file.hunks if label in keep]
-        if chosen:
-            out += file.header + [line for lines in chosen for line in lines]
-    return "".join(out)
 
 
 class Scratch:

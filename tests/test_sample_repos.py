@@ -4,16 +4,26 @@ alone make GOOD fail, and removing any one of them makes it pass again."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_diffs import (
+    FAIL,
+    PASS,
+    TIMEOUT,
+    UNRESOLVED,
+    argv,
+    clean_env,
+    diff,
+    git,
+    labels_of,
+    patch_for,
+)
 from scripts import MAKE_REPO, SAMPLES, make_repo
 
 NAMES: list[str] = make_repo.sample_names()
@@ -25,110 +35,8 @@ SIZES = {
     "c-rename": (6, 16, 4, 10),
 }
 
-PASS, FAIL, UNRESOLVED = "PASS", "FAIL", "UNRESOLVED"
-TIMEOUT = 120
-
-
-def clean_env() -> dict[str, str]:
-    """The environment minus what would leak this test session into the samples' commands."""
-    leaks = ("GIT_", "PYTEST_", "MAKE", "MFLAGS")
-    env = {key: value for key, value in os.environ.items() if not key.startswith(leaks)}
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, LC_ALL="C")
-    return env
-
-
-def git(cwd: Path, *args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        ["git", "-c", "core.quotepath=off", *args],
-        cwd=cwd,
-        input=stdin,
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout
-
-
-# --- the diff between good and bad, as wynot labels it -------------------------------
-
-HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
-@dataclass
-class FileDiff:
-    path: str
-    header: list[str]
-    whole: str | None = None  # "add" or "delete" for a change of the whole file
-    hunks: list[tuple[str, list[str]]] = field(default_factory=list)  # (label, lines)
-
-    def labels(self) -> list[str]:
-        if self.whole:
-            return [f"{self.path} ({self.whole})"]
-        return [label for label, _ in self.hunks]
-
-
-def parse_diff(text: str) -> list[FileDiff]:
-    files: list[FileDiff] = []
-    for block in re.split(r"^(?=diff --git )", text, flags=re.MULTILINE):
-        if not block:
-            continue
-        lines = block.splitlines(keepends=True)
-        first_hunk = next((i for i, line in enumerate(lines) if line.startswith("@@")), len(lines))
-        header = lines[:first_hunk]
-        assert not any(line.startswith(("rename ", "copy ")) for line in header), header
-        old = next((h[6:].rstrip("\n") for h in header if h.startswith("--- a/")), None)
-        new = next((h[6:].rstrip("\n") for h in header if h.startswith("+++ b/")), None)
-        path = new or old
-        assert path is not None, f"no paths in {header}"
-        diff = FileDiff(path, header)
-        if any(line.startswith("new file mode") for line in header):
-            diff.whole = "add"
-        elif any(line.startswith("deleted file mode") for line in header):
-            diff.whole = "delete"
-        for line in lines[first_hunk:]:
-            match = HUNK_HEADER.match(line)
-            if match:
-                start, length = match[1], match[2] if match[2] is not None else "1"
-                diff.hunks.append((f"{path}:-{start},{length}", [line]))
-            else:
-                diff.hunks[-1][1].append(line)
-        files.append(diff)
-    return files
-
-
-def diff_good_bad(repo: Path) -> list[FileDiff]:
-    return parse_diff(git(repo, "diff", "-U3", "-M", "--no-color", "--no-ext-diff", "good", "bad"))
-
-
-def all_labels(files: Iterable[FileDiff]) -> list[str]:
-    return [label for diff in files for label in diff.labels()]
-
-
-def patch_for(files: Iterable[FileDiff], keep: Iterable[str]) -> str:
-    """A patch for `git apply` on GOOD that holds only the changes labelled `keep`."""
-    keep = set(keep)
-    out: list[str] = []
-    for diff in files:
-        if diff.whole:
-            if f"{diff.path} ({diff.whole})" in keep:
-                out += diff.header + [line for _, lines in diff.hunks for line in lines]
-            continue
-        chosen = [lines for label, lines in diff.hunks if label in keep]
-        if chosen:
-            out += diff.header + [line for lines in chosen for line in lines]
-    return "".join(out)
-
 
 # --- running a configuration ------------------------------------------------------------
-
-
-def argv(command: list[str]) -> list[str]:
-    """The sample's command, with its Python being the one that runs these tests."""
-    if command[0] in ("python", "python3"):
-        return [sys.executable, *command[1:]]
-    return list(command)
 
 
 def fail_pattern(case: dict[str, Any]) -> str | None:
@@ -179,7 +87,7 @@ class Scratch:
     def __init__(self, repo: Path, path: Path, case: dict[str, Any]) -> None:
         git(repo.parent, "clone", "-q", str(repo), str(path))
         self.path, self.case = path, case
-        self.files = diff_good_bad(path)
+        self.files = diff(path, "good", "bad")
 
     def checkout(self, rev: str) -> None:
         git(self.path, "checkout", "-q", "--detach", "-f", rev)
@@ -188,7 +96,7 @@ class Scratch:
     def apply(self, keep: Iterable[str]) -> None:
         self.checkout("good")
         keep = set(keep)
-        assert keep <= set(all_labels(self.files)), keep - set(all_labels(self.files))
+        assert keep <= set(labels_of(self.files)), keep - set(labels_of(self.files))
         patch = patch_for(self.files, keep)
         if patch:
             git(self.path, "apply", "--whitespace=nowarn", "-", stdin=patch)
@@ -264,8 +172,8 @@ def test_make_repo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("name", NAMES)
 def test_expected_labels_are_changes_of_the_real_diff(name: str, built: dict[str, Path]) -> None:
-    files = diff_good_bad(built[name])
-    labels = all_labels(files)
+    files = diff(built[name], "good", "bad")
+    labels = labels_of(files)
     assert set(make_repo.load_case(name)["expected"]) <= set(labels), labels
     fewest, most, fewest_files, most_files = SIZES.get(name, (1, 10_000, 1, 10_000))
     assert fewest <= len(labels) <= most
@@ -280,7 +188,7 @@ def test_good_passes_and_bad_fails(name: str, scratch: Scratch) -> None:
     outcome, output = scratch.rev_outcome("bad")
     assert outcome == FAIL, output
     # the same through the patch machinery: all changes applied to GOOD give BAD
-    scratch.apply(all_labels(scratch.files))
+    scratch.apply(labels_of(scratch.files))
     git(scratch.path, "add", "-A")  # in the scratch clone, to see new files too
     assert git(scratch.path, "diff", "--cached", "--stat", "bad") == ""
 
@@ -305,7 +213,7 @@ COMPLEMENT = {"pytest-package": UNRESOLVED}
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_bad_without_an_expected_change_does_not_fail(name: str, scratch: Scratch) -> None:
-    everything = set(all_labels(scratch.files))
+    everything = set(labels_of(scratch.files))
     for label in scratch.case["expected"]:
         outcome, output = scratch.outcome(everything - {label})
         assert outcome == COMPLEMENT.get(name, PASS), f"BAD without {label}: {output}"
