@@ -63,7 +63,7 @@ def describe(event: Decided[int]) -> str:
     """One case in words, with the sets it names."""
     if event.case is Case.TRY_AGAIN:
         return f"try again: c' = {_set(event.c)}, r' = {_set(event.r)}"
-    if event.case in (Case.INTERFERENCE, Case.PREFERENCE):
+    if event.case in (Case.INTERFERENCE, Case.PREFERENCE, Case.KEEP_PASSING):
         return f"{event.case.value}: search {_set(event.c)}"
     return f"{event.case.value} {_set(event.c)}"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 
 import pytest
@@ -173,6 +174,44 @@ def test_stop_hook_before_any_failure_returns_everything() -> None:
     assert stopped.value.best == set(EIGHT)
 
 
+
+def test_keep_passing_searches_the_second_half_with_the_first_applied() -> None:
+    # Table 1 with the shortcut: each passing first half stays applied, and the
+    # search makes the same three runs as Table 7's predictions, without them.
+    oracle = CountingOracle(monotone({7}))
+    events: list[Event[int]] = []
+    assert dd_plus(EIGHT, oracle, keep_passing=True, observe=events.append) == {7}
+    assert [sorted(c) for c in oracle.asked] == [
+        [1, 2, 3, 4], [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 7],
+    ]
+    decided = [(e.case, sorted(e.c), sorted(e.r)) for e in events if isinstance(e, Decided)]
+    assert decided[0] == (Case.KEEP_PASSING, [5, 6, 7, 8], [1, 2, 3, 4])
+    assert decided[1] == (Case.KEEP_PASSING, [7, 8], [1, 2, 3, 4, 5, 6])
+
+
+def test_keep_passing_is_not_taken_after_an_unresolved_first_half() -> None:
+    # Table 4 (c_1 = 1-4 unresolved, c_2 = 5-8 passes) stays a preference.
+    def outcome(c: frozenset[int]) -> Outcome:
+        if c == {1, 2, 3, 4}:
+            return UNRESOLVED
+        return FAIL if 2 in c else PASS
+
+    oracle = CountingOracle(outcome)
+    events: list[Event[int]] = []
+    assert dd_plus(EIGHT, oracle, keep_passing=True, observe=events.append) == {2}
+    assert oracle.asked[:3] == [{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 5, 6, 7, 8}]
+    cases = [e.case for e in events if isinstance(e, Decided)]
+    assert cases == [Case.PREFERENCE, Case.FOUND_IN, Case.KEEP_PASSING, Case.FOUND]
+
+
+def test_keep_passing_finds_an_interference_as_result_and_context() -> None:
+    # Table 2's cause {3, 6}: 1-4 passes and stays applied, so the search finds
+    # 6 relative to it; standalone then finds 3 as the context 6 needs.
+    assert dd_plus(EIGHT, monotone({3, 6}), keep_passing=True) == {6}
+    oracle = CountingOracle(monotone({3, 6}))
+    assert dd_plus(EIGHT, oracle, keep_passing=True, standalone=True) == {3, 6}
+    oracle.assert_no_repeats(EIGHT)
+
 # --- properties ---------------------------------------------------------------
 
 changes_and_cause = st.integers(min_value=1, max_value=40).flatmap(
@@ -200,6 +239,28 @@ def test_ddmin_finds_the_planted_cause(case) -> None:
     assert ddmin(changes, oracle) == cause
     oracle.assert_no_repeats(changes)
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=1, max_value=200).flatmap(
+    lambda n: st.tuples(st.just(n), st.integers(0, n - 1))))
+def test_keep_passing_is_a_binary_search_for_one_change(case) -> None:
+    n, cause = case
+    changes = list(range(n))
+    strict, kept = CountingOracle(monotone({cause})), CountingOracle(monotone({cause}))
+    assert dd_plus(changes, strict) == dd_plus(changes, kept, keep_passing=True) == {cause}
+    assert len(kept.asked) <= max(0, math.ceil(math.log2(n)))
+    assert len(kept.asked) <= len(strict.asked)
+    kept.assert_no_repeats(changes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_and_cause)
+def test_keep_passing_standalone_finds_exactly_the_planted_cause(case) -> None:
+    changes, cause = case
+    oracle = CountingOracle(monotone(cause))
+    assert dd_plus(changes, oracle, keep_passing=True, standalone=True) == cause
+    oracle.assert_no_repeats(changes)
 
 def random_oracle(seed: int, changes: Sequence[int]):
     """Arbitrary (non-monotone) outcomes, fixed per configuration."""
@@ -281,18 +342,23 @@ def test_dd_plus_with_implied_clusters_fails_and_drops_safe_changes(case) -> Non
     oracle.assert_no_repeats(changes)
 
 
-@settings(max_examples=300, deadline=None)
-@given(clustered(), st.integers(0, 10**6))
-def test_dd_plus_standalone_fails_on_its_own_under_random_unresolved(case, seed) -> None:
+@settings(max_examples=400, deadline=None)
+@given(clustered(), st.integers(0, 10**6), st.booleans())
+def test_dd_plus_standalone_fails_on_its_own_under_random_unresolved(
+        case, seed, keep_passing) -> None:
     changes, clusters, _, cause = case
     outcome = implies(cause, clusters, unresolved_rate=0.5, seed=seed)
     oracle = CountingOracle(outcome)
-    result = dd_plus(changes, oracle, standalone=True)
+    events: list[Event[int]] = []
+    result = dd_plus(changes, oracle, standalone=True, keep_passing=keep_passing,
+                     observe=events.append)
     # The contract: the result is checked, and grown, once the search met an
-    # UNRESOLVED outcome. A search that met none trusts consistency (no extra
-    # test, see the next test), so an untested union of interference results
-    # may still miss part of a cluster the oracle never showed it.
-    if any(outcome(c) is UNRESOLVED for c in oracle.asked):
+    # UNRESOLVED outcome or kept a passing half applied. A search that did
+    # neither trusts consistency (no extra test, see the next test), so an
+    # untested union of interference results may still miss part of a
+    # cluster the oracle never showed it.
+    kept = any(isinstance(e, Decided) and e.case is Case.KEEP_PASSING for e in events)
+    if kept or any(outcome(c) is UNRESOLVED for c in oracle.asked):
         assert outcome(result) is FAIL
     assert cause <= result or any(cause & cl for cl in clusters)
     oracle.assert_no_repeats(changes)

@@ -66,8 +66,9 @@ ROLES = {"app/main.py:-1,4": "context", "app/main.py:-10,7": "cause",
     [],
     ["--no-predict"],
     ["--no-resolve"],
-    ["--group", "none", "--no-predict", "--no-resolve"],
-], ids=["default", "resolve-only", "predict-only", "flat"])
+    ["--no-keep-passing"],
+    ["--group", "none", "--no-predict", "--no-resolve", "--no-keep-passing"],
+], ids=["default", "resolve-only", "predict-only", "published-dd+", "flat"])
 def test_cause_comes_with_the_context_it_needs(app: GitRepo, options) -> None:
     code, report, result = wynot_json(app, *options)
     assert code == 0, result.stderr
@@ -247,3 +248,34 @@ def test_a_new_local_and_its_readers_are_searched_as_one_edit(make_repo, alone: 
     assert ran.count("label") == 3
     assert ran.count("search") == (0 if alone else 1)
     assert report["verified"] and report["minimal"]
+
+
+LAST_TEST = Executable(b"""#!/usr/bin/env python3
+import sys
+sys.path.insert(0, "src")
+import m8
+sys.exit(0 if m8.VALUE == 8 else 1)
+""")
+
+
+def test_a_passing_first_half_stays_applied(make_repo) -> None:
+    """Eight independent one-hunk files, the cause in the last. Each first
+    half passes; dd+ as published then also tests the second half alone
+    (6 search runs), while wynot keeps the passing half applied and goes on
+    inside the second (3 runs, plus 1 to see the answer fail on its own)."""
+    repo = make_repo("halves")
+    names = [f"src/m{i}.py" for i in range(1, 9)]
+    repo.commit({"run_test.py": LAST_TEST,
+                 **dict.fromkeys(names, PAD + b"VALUE = 8\n" + PAD)})
+    repo.git("tag", "good")
+    repo.commit({"run_test.py": LAST_TEST,
+                 **dict.fromkeys(names, PAD + b"VALUE = 9\n" + PAD)})
+    repo.git("tag", "bad")
+    runs = {}
+    for options in ([], ["--no-keep-passing"]):
+        code, report, result = wynot_json(repo, *options)
+        assert code == 0, result.stderr
+        assert [c["label"] for c in report["changes"]] == ["src/m8.py:-8,7"]
+        runs[bool(options)] = [t["phase"] for t in report["tests"] if t["ran"]]
+    assert runs[False].count("search") == 4
+    assert runs[True].count("search") == 6

@@ -13,7 +13,8 @@ from scripts import make_repo as samples
 
 from cli_helpers import assert_no_configuration_ran_twice, run_wynot
 
-MODES = {"default": [], "flat dd+": ["--group", "none", "--no-predict", "--no-resolve"]}
+MODES = {"default": [],
+         "flat dd+": ["--group", "none", "--no-predict", "--no-resolve", "--no-keep-passing"]}
 
 
 @pytest.mark.slow

@@ -90,6 +90,11 @@ class _WynotCommand(click.Command):
 @click.option("--resolve/--no-resolve", default=True, show_default=True,
               help="When a configuration does not build or import, add the changes that "
                    "define the identifiers its errors name, and retry.")
+@click.option("--keep-passing/--no-keep-passing", default=True, show_default=True,
+              help="When the first half of a split passes, search the second half with it "
+                   "applied, without testing the second half alone (dd+ as published tests "
+                   "it: --no-keep-passing). Saves a test at about every other split; a "
+                   "cause that needs changes from the passing half gets them as context.")
 @click.option("--resolve-pattern", multiple=True, metavar="REGEX",
               help="Extra regular expression whose first group names a missing identifier "
                    "in build errors (repeatable).")
@@ -168,7 +173,7 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    context=opts["context"], max_tests=opts["max_tests"],
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
-                   strategy=opts["strategy"])
+                   strategy=opts["strategy"], keep_passing=opts["keep_passing"])
 
 
 def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:

@@ -4,7 +4,8 @@ The algorithms follow the papers in ../shared/references:
 
 * :func:`dd_plus` is Algorithm 2 of "Yesterday, my program worked. Today, it
   does not. Why?" (Zeller, ESEC/FSE 1999): cases *found*, *interference*,
-  *preference*, *try again* and *nothing left*.
+  *preference*, *try again* and *nothing left*; ``keep_passing=True`` adds
+  one shortcut of wynot's own (*keep passing*, below).
 * :func:`ddmin` is Figure 1 of "Finding failure causes through automated
   testing" (Zeller, AADEBUG 2000): a 1-minimal failing subset.
 * :func:`dd` isolates: a passing and a failing configuration whose difference
@@ -54,6 +55,7 @@ class Case(enum.Enum):
     INTERFERENCE = "interference"    # c_i and its complement both pass: search both
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
     TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
+    KEEP_PASSING = "keep passing"    # dd+ shortcut: c_1 of 2 passes, search c_2 with it applied
     NOTHING_LEFT = "nothing left"    # n = |c| and nothing decided: return c'
     REDUCE_TO_COMPLEMENT = "reduce to complement"    # ddmin: a complement fails
     INCREASE_TO_COMPLEMENT = "increase to complement"  # dd: a side moves by one subset
@@ -126,6 +128,7 @@ class _Search(Generic[T]):
         split: Split[T],
         observe: Callable[[Event[T]], None] | None,
         stop: Callable[[], bool] | None,
+        keep_passing: bool = False,
     ) -> None:
         self.order = {change: i for i, change in enumerate(changes)}
         if len(self.order) != len(changes):
@@ -142,6 +145,8 @@ class _Search(Generic[T]):
         self._split = split
         self._observe = observe
         self._stop = stop
+        self.keep_passing = keep_passing  # dd+ only: take the *keep passing* shortcut
+        self.kept = 0  # how often it was taken
 
     def test(self, configuration: frozenset[T]) -> Outcome:
         known = self.memo.get(configuration)
@@ -190,6 +195,7 @@ def dd_plus(
     observe: Callable[[Event[T]], None] | None = None,
     stop: Callable[[], bool] | None = None,
     standalone: bool = False,
+    keep_passing: bool = False,
 ) -> frozenset[T]:
     """Return the failure-inducing changes that dd+ finds in ``changes``.
 
@@ -207,12 +213,25 @@ def dd_plus(
     none trusts the configurations to be consistent, so a result it never
     tested (a union of two interference results) is not checked. wynot's
     pipeline does not rely on this; it tests its answer alone.
+
+    ``keep_passing=True`` saves a test at each split in two whose first half
+    passes. Algorithm 2 then tests the second half alone too, which in a
+    monotone world fails and tells nothing new; only when it passes as well
+    (interference) does the search learn something. With the shortcut
+    (case *keep passing*) dd+ goes straight on inside the second half, with
+    the first applied, as it does after *try again* when the second half is
+    UNRESOLVED. The invariant holds (the first half with ``r`` does not
+    FAIL, all of ``c`` with ``r`` does not PASS), and so does the result's
+    meaning: failure-inducing relative to the changes kept applied. What is
+    lost is interference seen as such: the part of a cause that lies in the
+    first half stays applied and must be found as context (``standalone``
+    tests the result on its own once the shortcut was taken).
     """
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
-    search = _Search(changes, test, split, observe, stop)
+    search = _Search(changes, test, split, observe, stop, keep_passing)
     result = _dd3(search, tuple(changes), frozenset(), 2)
-    if standalone and search.unresolved:
+    if standalone and (search.unresolved or search.kept):
         result = _add_context(search, changes, result)
     return result
 
@@ -245,6 +264,10 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
             if t[i] is Outcome.FAIL:
                 search.decide(Case.FOUND_IN, c_i, r, n)
                 return _dd3(search, c_i, r, 2)
+            if search.keep_passing and n == 2 and i == 0 and t[i] is Outcome.PASS:
+                search.kept += 1
+                search.decide(Case.KEEP_PASSING, parts[1], r | frozenset(c_i), n)
+                return _dd3(search, parts[1], r | frozenset(c_i), 2)
         complements = [_complement(parts, i) for i in range(n)]
         t_bar = _test_complements(search, parts, complements, t, r)
         for i in range(n):

@@ -54,6 +54,7 @@ class Request:
     predict: bool = True
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
+    keep_passing: bool = True  # dd+'s *keep passing* shortcut (wynot.dd.dd_plus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +178,10 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
         stop = _budget(tester, request.max_tests)
-        chosen, minimal = _search(tester, plan, oracle, stop)
+        chosen, minimal = _search(tester, plan, oracle, stop, request.keep_passing)
         found = chosen
         try:
-            chosen = _standalone(tester, plan, oracle, chosen, stop)
+            chosen = _standalone(tester, plan, oracle, chosen, stop, request.keep_passing)
         except SearchStopped:
             chosen, minimal = _smallest_failing_superset(tester, chosen) or chosen, False
         roles: dict[int, str] = {}
@@ -206,7 +207,7 @@ def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
 
 
 def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],
-            stop: Callable[[], bool]) -> tuple[frozenset[int], bool]:
+            stop: Callable[[], bool], keep_passing: bool) -> tuple[frozenset[int], bool]:
     """Run dd+ in the plan's order. Returns (changes found, minimal).
 
     When the dependencies predict every smaller configuration UNRESOLVED, the
@@ -218,7 +219,8 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
     if len(everything) == 1:
         return everything, True
     try:
-        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop)
+        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop,
+                        keep_passing=keep_passing)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
@@ -232,8 +234,8 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
     return frozenset(found), True
 
 
-def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
-                chosen: frozenset[int], stop: Callable[[], bool]) -> frozenset[int]:
+def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozenset[int],
+                stop: Callable[[], bool], keep_passing: bool) -> frozenset[int]:
     """Grow dd+'s answer until it fails on its own, measured by a real run.
 
     dd+'s answer is relative to the changes it kept applied, and with the
@@ -261,7 +263,8 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle,
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
                         f"the {len(rest)} others of the smallest failing configuration "
                         f"that contains them")
-        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop)
+        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
+                                  keep_passing=keep_passing)
 
 
 def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:

@@ -38,7 +38,7 @@ import realcases as rc  # noqa: E402
 
 MODES = {
     "default": [],
-    "flat": ["--group", "none", "--no-predict", "--no-resolve"],
+    "flat": ["--group", "none", "--no-predict", "--no-resolve", "--no-keep-passing"],
 }
 
 
