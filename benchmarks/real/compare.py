@@ -9,7 +9,8 @@ folder; an existing build there is reused) and wynot runs twice, with
 ``--json --no-cache -q --timeout 60 --max-tests N --patch FILE``:
 
 * default: wynot's default options
-* flat:    ``--group none --no-predict --no-resolve`` (the paper's flat dd+)
+* flat:    ``--group none --no-predict --no-resolve --no-keep-passing`` (the
+  paper's flat dd+, Algorithm 2 as published)
 
 Columns: hunks (``git diff -U3 -M good bad | grep -c '^@@'``), exit code, tests
 (entries of the JSON "tests" with "ran": true; premise, search, label and verify
