@@ -105,14 +105,16 @@ def test_observer_reports_the_cases_taken() -> None:
     assert tested[8].outcome is FAIL and tested[8].configuration == {1, 2, 3, 4, 7, 8}
 
 
-def test_preference_keeps_the_complement_applied() -> None:
-    # Table 4: c_1 = 1-4 is unresolved, c_2 = 5-8 passes: prefer c_1, keep 5-8.
-    def outcome(c: frozenset[int]) -> Outcome:
-        if c == {1, 2, 3, 4}:
-            return UNRESOLVED
-        return FAIL if 2 in c else PASS
+def table4_oracle(c: frozenset[int]) -> Outcome:
+    """Table 4: c_1 = 1-4 is unresolved, c_2 = 5-8 passes; 2 fails."""
+    if c == {1, 2, 3, 4}:
+        return UNRESOLVED
+    return FAIL if 2 in c else PASS
 
-    oracle = CountingOracle(outcome)
+
+def test_preference_keeps_the_complement_applied() -> None:
+    # Prefer c_1, keep 5-8 applied.
+    oracle = CountingOracle(table4_oracle)
     events: list[Event[int]] = []
     assert dd_plus(EIGHT, oracle, observe=events.append) == {2}
     assert oracle.asked[2] == {1, 2, 5, 6, 7, 8}
@@ -191,12 +193,7 @@ def test_keep_passing_searches_the_second_half_with_the_first_applied() -> None:
 
 def test_keep_passing_is_not_taken_after_an_unresolved_first_half() -> None:
     # Table 4 (c_1 = 1-4 unresolved, c_2 = 5-8 passes) stays a preference.
-    def outcome(c: frozenset[int]) -> Outcome:
-        if c == {1, 2, 3, 4}:
-            return UNRESOLVED
-        return FAIL if 2 in c else PASS
-
-    oracle = CountingOracle(outcome)
+    oracle = CountingOracle(table4_oracle)
     events: list[Event[int]] = []
     assert dd_plus(EIGHT, oracle, keep_passing=True, observe=events.append) == {2}
     assert oracle.asked[:3] == [{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 5, 6, 7, 8}]
