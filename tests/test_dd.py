@@ -237,7 +237,6 @@ def test_ddmin_finds_the_planted_cause(case) -> None:
     oracle.assert_no_repeats(changes)
 
 
-
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=1, max_value=200).flatmap(
     lambda n: st.tuples(st.just(n), st.integers(0, n - 1))))
@@ -258,6 +257,7 @@ def test_keep_passing_standalone_finds_exactly_the_planted_cause(case) -> None:
     oracle = CountingOracle(monotone(cause))
     assert dd_plus(changes, oracle, keep_passing=True, standalone=True) == cause
     oracle.assert_no_repeats(changes)
+
 
 def random_oracle(seed: int, changes: Sequence[int]):
     """Arbitrary (non-monotone) outcomes, fixed per configuration."""
