@@ -262,7 +262,8 @@ def test_a_passing_first_half_stays_applied(make_repo) -> None:
     """Eight independent one-hunk files, the cause in the last. Each first
     half passes; dd+ as published then also tests the second half alone
     (6 search runs), while wynot keeps the passing half applied and goes on
-    inside the second (3 runs, plus 1 to see the answer fail on its own)."""
+    inside the second (3 runs, plus 1 to see the answer fail on its own).
+    The shortcut is on by default with derived dependencies only."""
     repo = make_repo("halves")
     names = [f"src/m{i}.py" for i in range(1, 9)]
     repo.commit({"run_test.py": LAST_TEST,
@@ -271,11 +272,11 @@ def test_a_passing_first_half_stays_applied(make_repo) -> None:
     repo.commit({"run_test.py": LAST_TEST,
                  **dict.fromkeys(names, PAD + b"VALUE = 9\n" + PAD)})
     repo.git("tag", "bad")
-    runs = {}
-    for options in ([], ["--no-keep-passing"]):
-        code, report, result = wynot_json(repo, *options)
+    search_runs = {}
+    for options in ("", "--no-keep-passing", "--no-predict", "--no-predict --keep-passing"):
+        code, report, result = wynot_json(repo, *options.split())
         assert code == 0, result.stderr
         assert [c["label"] for c in report["changes"]] == ["src/m8.py:-8,7"]
-        runs[bool(options)] = [t["phase"] for t in report["tests"] if t["ran"]]
-    assert runs[False].count("search") == 4
-    assert runs[True].count("search") == 6
+        search_runs[options] = sum(t["ran"] and t["phase"] == "search" for t in report["tests"])
+    assert search_runs == {"": 4, "--no-keep-passing": 6, "--no-predict": 6,
+                           "--no-predict --keep-passing": 4}

@@ -90,11 +90,12 @@ class _WynotCommand(click.Command):
 @click.option("--resolve/--no-resolve", default=True, show_default=True,
               help="When a configuration does not build or import, add the changes that "
                    "define the identifiers its errors name, and retry.")
-@click.option("--keep-passing/--no-keep-passing", default=True, show_default=True,
+@click.option("--keep-passing/--no-keep-passing", default=None,
               help="When the first half of a split passes, search the second half with it "
                    "applied, without testing the second half alone (dd+ as published tests "
                    "it: --no-keep-passing). Saves a test at about every other split; a "
-                   "cause that needs changes from the passing half gets them as context.")
+                   "cause that needs changes from the passing half gets them as context.  "
+                   "[default: on with --predict, off with --no-predict]")
 @click.option("--resolve-pattern", multiple=True, metavar="REGEX",
               help="Extra regular expression whose first group names a missing identifier "
                    "in build errors (repeatable).")

@@ -54,7 +54,7 @@ class Request:
     predict: bool = True
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
-    keep_passing: bool = True  # dd+'s *keep passing* shortcut (wynot.dd.dd_plus)
+    keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +178,14 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
         stop = _budget(tester, request.max_tests)
-        chosen, minimal = _search(tester, plan, oracle, stop, request.keep_passing)
+        # Keeping a passing half applied pays off when the order puts
+        # definitions first (the half is closed under the known dependencies);
+        # without derived dependencies it costs runs (docs/performance.md).
+        keep = request.predict if request.keep_passing is None else request.keep_passing
+        chosen, minimal = _search(tester, plan, oracle, stop, keep)
         found = chosen
         try:
-            chosen = _standalone(tester, plan, oracle, chosen, stop, request.keep_passing)
+            chosen = _standalone(tester, plan, oracle, chosen, stop, keep)
         except SearchStopped:
             chosen, minimal = _smallest_failing_superset(tester, chosen) or chosen, False
         roles: dict[int, str] = {}
