@@ -70,6 +70,9 @@ def main() -> None:
     cause = 61_803
     measure("dd_plus, one cause, consistent", 100_000, lambda: single_cause(cause),
             dd_plus, args.repeat)
+    measure("dd_plus keep passing, one cause, consistent", 100_000,
+            lambda: single_cause(cause),
+            lambda ch, t: dd_plus(ch, t, keep_passing=True, standalone=True), args.repeat)
     measure("ddmin, one cause, consistent", 100_000, lambda: single_cause(cause),
             ddmin, args.repeat)
     measure("dd_plus, one cause, 30% unresolved", 10_000, lambda: noisy(6_180, 0.3, 1),
