@@ -15,6 +15,7 @@ from wynot.depends import Dependencies, derive
 from wynot.grouping import Plan, make_plan, parse_criteria, scope
 from wynot.resolve import Resolver, is_construction_failure
 from wynot.symbols import (
+    FileSymbols,
     Symbols,
     change_symbols,
     definitions,
@@ -48,6 +49,15 @@ def project(make_repo) -> tuple[GitRepo, str, str]:
         + b"def trim_limit(n):\n    return n - 1\n",
     })
     return repo, good, bad
+
+
+def analysed(repo: GitRepo, good: str, bad: str) -> tuple[Diff, dict[int, Symbols],
+                                                        dict[int, FileSymbols]]:
+    """GOOD..BAD's diff, each change's symbols and each change's file symbols."""
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    return diff, symbols, files
 
 
 def hunk_finder(diff: Diff) -> Callable[[str], int]:
@@ -438,9 +448,7 @@ def reshaped_project(make_repo) -> tuple[dict[int, Symbols], dict, dict[str, int
         + PAD + b"B = Option(1, opts=['-v'])\n" + PAD + b"C = build(\n    1,\n    3)\n"
         + PAD + b"def fill(p: Parser, kw):\n    p.add(1, ['-v'], **kw)\n",
     })
-    diff = read_diff(repo.path, good, bad)
-    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    diff, symbols, files = analysed(repo, good, bad)
 
     hunk = hunk_finder(diff)
     return symbols, files, {
@@ -482,9 +490,7 @@ def test_new_locals_tie_their_readers_to_the_binding_hunk(make_repo) -> None:
     good = repo.commit({"m.py": source(b"", b"", b"")})
     bad = repo.commit({"m.py": source(b"    globs = {}\n    lines = ['#']\n",
                                       b"        globs[a] = a\n", b", globs")})
-    diff = read_diff(repo.path, good, bad)
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    diff, symbols, files = analysed(repo, good, bad)
 
     hunk = hunk_finder(diff)
     bind, fill, use = hunk("+    globs = {}"), hunk("+        globs[a]"), hunk("+    return")
@@ -516,9 +522,7 @@ def test_a_dropped_local_needs_the_hunks_that_stop_reading_it(make_repo) -> None
     bad = repo.commit({"m.py": source(
         b"", b"    parser.add_option(obj=self, opts=self.opts)\n",
         b"    return action.upper()\n")})
-    diff = read_diff(repo.path, good, bad)
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    diff, symbols, files = analysed(repo, good, bad)
 
     hunk = hunk_finder(diff)
     build, use, other = hunk("-    kwargs"), hunk("+    parser.add_option"), hunk("+    return")
@@ -541,9 +545,7 @@ def test_a_dropped_parameter_needs_the_hunk_that_stops_reading_it(make_repo) -> 
 
     good = repo.commit({"m.py": source(b"    cached,\n", b"    if cached:\n        x = 2\n")})
     bad = repo.commit({"m.py": source(b"", b"")})
-    diff = read_diff(repo.path, good, bad)
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    diff, symbols, files = analysed(repo, good, bad)
 
     hunk = hunk_finder(diff)
     parameter, use = hunk("-    cached,"), hunk("-    if cached:")
@@ -571,9 +573,7 @@ def test_attributes_a_class_gains_tie_their_readers_to_the_binding(make_repo) ->
         b"    context_class: type = Context\n", b"    limit = 2\n",
         b"        self.config = {}\n", b"        return self.context_class(self)\n",
         b"        return self.inherited, self.config, self.limit\n")})
-    diff = read_diff(repo.path, good, bad)
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    diff, symbols, files = analysed(repo, good, bad)
 
     hunk = hunk_finder(diff)
     attribute, init = hunk("+    context_class"), hunk("+        self.config")
