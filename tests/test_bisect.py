@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wynot.bisect import bisect
-from wynot.dd import Outcome
+from wynot.outcome import Outcome
 
 
 def history(first_bad: int, skipped: set[int]):

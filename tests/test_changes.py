@@ -8,7 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from conftest import DiffRepo, GitRepo, Symlink
-from wynot.changes import ChangeKind, Diff, FileState, read_diff
+from wynot.changes import ChangeKind, Diff, FileState
+from wynot.diffread import read_diff
 from wynot.errors import GitError
 from wynot.patch import check_reproduces
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import EXECUTABLE, GITLINK, SYMLINK, DiffRepo, GitRepo
-from wynot.changes import Diff, FileState, read_diff
+from wynot.changes import Diff, FileState
+from wynot.diffread import read_diff
 from wynot.export import export_patch
 from wynot.git import git
 from wynot.patch import PathConflict, tree_states

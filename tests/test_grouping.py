@@ -9,12 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import GitRepo
-from wynot.calls import Call, Signature, broken_by, shapes
-from wynot.changes import Diff, read_diff
-from wynot.depends import Dependencies, derive
-from wynot.grouping import Plan, make_plan, parse_criteria, scope
-from wynot.resolve import Resolver, is_construction_failure
-from wynot.symbols import (
+from wynot.analysis.calls import Call, Signature, broken_by, shapes
+from wynot.analysis.depends import Dependencies, derive
+from wynot.analysis.grouping import Plan, make_plan, parse_criteria, scope
+from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.analysis.symbols import (
     FileSymbols,
     Symbols,
     change_symbols,
@@ -23,6 +22,8 @@ from wynot.symbols import (
     imports,
     signatures,
 )
+from wynot.changes import Diff
+from wynot.diffread import read_diff
 
 PAD = b"".join(b"# padding line %d\n" % i for i in range(12))
 

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXECUTABLE, DiffRepo, GitRepo, init_repo
-from wynot.changes import Change, ChangeKind, Diff, FileDiff, FileState, Hunk, read_diff
+from wynot.changes import Change, ChangeKind, Diff, FileDiff, FileState, Hunk
+from wynot.diffread import read_diff
 from wynot.patch import (
     PathConflict,
     ReproductionError,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wynot.dd import Outcome
+from wynot.outcome import Outcome
 from wynot.runner import Commands, Reason, classify, run_configuration
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED

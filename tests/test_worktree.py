@@ -9,7 +9,8 @@ import stat
 from pathlib import Path
 
 from conftest import DiffRepo, GitRepo, Symlink
-from wynot.changes import EXECUTABLE, GITLINK, SYMLINK, FileState, read_diff
+from wynot.changes import EXECUTABLE, GITLINK, SYMLINK, FileState
+from wynot.diffread import read_diff
 from wynot.patch import PathConflict, tree_states
 from wynot.worktree import ScratchWorktree, scratch_worktree
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wynot.dd import Outcome
+from wynot.outcome import Outcome
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.dd import Outcome
+from wynot.outcome import Outcome
 
 STATE_DIR_NAME = "wynot"
 

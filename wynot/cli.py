@@ -16,12 +16,12 @@ from typing import Any
 import click
 
 from wynot import __version__
+from wynot.analysis.grouping import parse_criteria
 from wynot.errors import ExitCode, UsageError, WynotError
-from wynot.grouping import parse_criteria
-from wynot.isolate import Request, Result, isolate
+from wynot.isolate import Request, isolate
 from wynot.report import render_text, to_json
+from wynot.result import PREDICTED, Result, TestRecord
 from wynot.runner import Commands
-from wynot.tester import PREDICTED, TestRecord
 
 EPILOG = """\b
 The test command runs in a scratch checkout of each configuration:

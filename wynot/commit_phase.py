@@ -9,41 +9,18 @@ answer can name changes from both branches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.bisect import Bisection, bisect
+from wynot.bisect import bisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
-from wynot.dd import Outcome
-from wynot.history import CommitInfo, commit_infos, merge_base, show_commit
+from wynot.history import commit_infos, merge_base, show_commit
+from wynot.outcome import Outcome
 from wynot.premise import require
+from wynot.result import CommitInfo, CommitPhase, Progress, TestRecord
 from wynot.runner import Commands
-from wynot.tester import Progress, Tester, TestRecord
+from wynot.tester import Tester
 from wynot.worktree import scratch_worktree
-
-
-@dataclass(frozen=True, slots=True)
-class CommitPhase:
-    chain: tuple[str, ...]          # GOOD, ..., BAD along BAD's first parents
-    bisection: Bisection
-    commits: dict[str, CommitInfo]  # metadata of the commits the report names
-    hunk_range: tuple[str, str]     # (passing, failing): what the hunk phase searches
-    range_records: tuple[TestRecord, TestRecord]  # their test records (PASS, FAIL)
-    combination: bool               # the first bad commit is a merge of passing branches
-    shown: str                      # the first bad commit as `git show --stat` prints it
-
-    @property
-    def last_good(self) -> str:
-        return self.chain[self.bisection.last_good]
-
-    @property
-    def first_bad(self) -> str:
-        return self.chain[self.bisection.first_bad]
-
-    @property
-    def skipped(self) -> tuple[str, ...]:
-        return tuple(self.chain[i] for i in self.bisection.skipped)
 
 
 def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], commands: Commands,

@@ -29,22 +29,9 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from wynot.outcome import Outcome as Outcome  # re-exported: part of the wynot.dd API
+
 T = TypeVar("T", bound=Hashable)
-
-
-class Outcome(enum.Enum):
-    """The three test outcomes of POSIX 1003.3, as used by the papers."""
-
-    PASS = "pass"
-    FAIL = "fail"
-    UNRESOLVED = "unresolved"
-
-    @property
-    def symbol(self) -> str:
-        return _SYMBOLS[self]
-
-
-_SYMBOLS = {Outcome.PASS: "✓", Outcome.FAIL: "✗", Outcome.UNRESOLVED: "?"}
 
 
 class Case(enum.Enum):

@@ -10,31 +10,13 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import git as gitpython
 
 from wynot.changes import Change, ChangeKind, Diff
 from wynot.git import git
-
-
-@dataclass(frozen=True, slots=True)
-class CommitInfo:
-    sha: str
-    author: str
-    email: str
-    date: str  # ISO 8601, author date
-    subject: str
-    parents: tuple[str, ...]
-
-    @property
-    def short(self) -> str:
-        return self.sha[:12]
-
-    @property
-    def is_merge(self) -> bool:
-        return len(self.parents) > 1
+from wynot.result import CommitInfo
 
 
 def first_parent_chain(repo: Path, good: str, bad: str) -> list[str] | None:

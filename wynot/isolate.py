@@ -12,30 +12,42 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from wynot.analysis.depends import Dependencies, derive
+from wynot.analysis.grouping import Plan, make_plan, scope
+from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
-from wynot.changes import Change, Diff, read_diff
-from wynot.commit_phase import CommitPhase, run_commit_phase
-from wynot.dd import Outcome, SearchStopped, dd_plus
-from wynot.depends import Dependencies, derive
+from wynot.changes import Change, Diff
+from wynot.commit_phase import run_commit_phase
+from wynot.dd import SearchStopped, dd_plus
+from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
-from wynot.grouping import Plan, make_plan, scope
-from wynot.history import CommitInfo, attribute, commit_infos, first_parent_chain
+from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
+from wynot.outcome import Outcome
 from wynot.patch import check_reproduces, tree_states
 from wynot.premise import require
-from wynot.resolve import Resolver, is_construction_failure
+from wynot.result import (
+    CACHED,
+    CAUSE,
+    CONTEXT,
+    RAN,
+    CommitInfo,
+    CommitPhase,
+    Progress,
+    Result,
+    TestRecord,
+)
 from wynot.runner import Commands
-from wynot.symbols import change_symbols, file_symbols
-from wynot.tester import CACHED, RAN, Progress, Tester, TestRecord
+from wynot.tester import Tester
 from wynot.worktree import scratch_worktree
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
-CAUSE, CONTEXT = "cause", "context"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,28 +67,6 @@ class Request:
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    good: str
-    bad: str
-    good_name: str
-    bad_name: str
-    diff: Diff | None  # the diff the hunk phase searched (None: commit phase only)
-    changes: tuple[Change, ...]
-    roles: dict[int, str]  # change id -> CAUSE (removing it makes the test pass) or CONTEXT
-    minimal: bool
-    tests: tuple[TestRecord, ...]
-    elapsed: float
-    patch: bytes
-    run_dir: Path
-    commit_phase: CommitPhase | None = None
-    origins: dict[int, CommitInfo] = field(default_factory=dict)  # change id -> its commit
-
-    @property
-    def verified(self) -> bool:
-        return any(t.phase == "verify" and t.outcome is Outcome.FAIL for t in self.tests)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from wynot.dd import Outcome
-from wynot.depends import Dependencies
-from wynot.resolve import Resolver, is_construction_failure
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.outcome import Outcome
+from wynot.result import TestRecord
 from wynot.runner import Reason
-from wynot.tester import DID_NOT_BUILD, Tester, TestRecord
+from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from wynot.dd import Outcome
 from wynot.errors import CommandNotFoundError, PremiseError
+from wynot.outcome import Outcome
+from wynot.result import TestRecord
 from wynot.runner import Commands, Reason, output_tail
-from wynot.tester import TestRecord
 
 
 def require(record: TestRecord, expected: Outcome, side: str, name: str, sha: str,

@@ -10,11 +10,8 @@ from typing import Any
 import click
 
 from wynot.changes import Change, ChangeKind, FileDiff
-from wynot.commit_phase import CommitPhase
-from wynot.dd import Outcome
-from wynot.history import CommitInfo
-from wynot.isolate import CAUSE, Result
-from wynot.tester import CACHED, CONFLICT, PREDICTED
+from wynot.outcome import Outcome
+from wynot.result import CACHED, CAUSE, CONFLICT, PREDICTED, CommitInfo, CommitPhase, Result
 
 JSON_SCHEMA_VERSION = 1
 PHASES = ("premise", "commits", "search", "label", "verify")

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from wynot.dd import Outcome
 from wynot.git import clean_environment
+from wynot.outcome import Outcome
 
 KILL_GRACE_SECONDS = 2.0
 SKIP_EXIT_CODE = 125  # git bisect's "cannot test this"

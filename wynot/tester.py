@@ -9,46 +9,19 @@ UNRESOLVED from known dependencies, or could not be written (path conflict).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from wynot.analysis.resolve import is_construction_failure
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff
-from wynot.dd import Outcome
+from wynot.outcome import Outcome
 from wynot.patch import PathConflict, tree_states
-from wynot.resolve import is_construction_failure
+from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
 from wynot.runner import Commands, Reason, run_configuration
 from wynot.worktree import ScratchWorktree, UnsafePath
 
-RAN, CACHED, PREDICTED, CONFLICT = "run", "cache", "predicted", "conflict"
 DID_NOT_BUILD = "did not build"
-
-
-@dataclass(frozen=True, slots=True)
-class TestRecord:
-    """One answer about one configuration."""
-
-    number: int
-    phase: str  # "premise", "search", "label" or "verify"
-    ids: frozenset[int]
-    outcome: Outcome
-    reason: str
-    duration: float
-    output: str  # path of the output file ("" when nothing ran)
-    source: str = RAN
-    resolving: frozenset[int] | None = None  # the configuration this one enlarges
-    commit: str = ""  # set when a whole commit was tested (the commit phase)
-
-    @property
-    def ran(self) -> bool:
-        return self.source == RAN
-
-    def output_text(self) -> str:
-        return _read(Path(self.output)) if self.output else ""
-
-
-Progress = Callable[[TestRecord | str], None]
 
 
 @dataclass
@@ -142,14 +115,7 @@ class Tester:
         result = run_configuration(self.worktree.root, self.commands, output)
         outcome, reason = result.outcome, result.reason.value
         if (self.build_errors is not None and outcome is Outcome.FAIL
-                and is_construction_failure(_read(output), self.build_errors)):
+                and is_construction_failure(read_output(output), self.build_errors)):
             outcome, reason = Outcome.UNRESOLVED, f"{DID_NOT_BUILD} ({reason})"
         return TestRecord(number, phase, ids, outcome, reason, result.duration, str(output),
                           RAN, resolving)
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
-        return ""

@@ -8,7 +8,7 @@ Each change gets a *location key*, coarse to fine, from the chosen criteria:
   files, git's hunk header for other languages),
 
 a *unit*: changes that must stay together, the dependency cycles found by
-:mod:`wynot.depends` (a renamed function's definition and its callers, across
+:mod:`wynot.analysis.depends` (a renamed function's definition and its callers, across
 files), and a *lexical group*: hunks of one file that share a rare
 identifier (``lexical``).
 
@@ -35,10 +35,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from wynot.analysis.depends import Dependencies, _tarjan
+from wynot.analysis.symbols import Symbols, python_tree
 from wynot.changes import Change, Diff, FileDiff
 from wynot.dd import split_evenly
-from wynot.depends import Dependencies, _tarjan
-from wynot.symbols import Symbols, python_tree
 
 CRITERIA = ("dir", "file", "syntax", "lexical")
 MAX_SHARERS = 4  # a token shared by more hunks of a file than this is not a link

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from wynot.calls import Call, Shapes, Signature, decorated, shapes
+from wynot.analysis.calls import Call, Shapes, Signature, decorated, shapes
 from wynot.changes import Change, ChangeKind, FileDiff, Hunk
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

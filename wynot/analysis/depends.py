@@ -1,7 +1,7 @@
 """Dependencies between changes, for predicted outcomes (WYNOT paper, section 6).
 
 ``a -> b`` means "a configuration that applies ``a`` without ``b`` cannot
-build". Two rules derive them from :mod:`wynot.symbols`, and the
+build". Two rules derive them from :mod:`wynot.analysis.symbols`, and the
 failure-resolution loop adds the ones it learns from build errors:
 
 * *use needs definition*: a change that mentions a name on its BAD side needs
@@ -15,7 +15,7 @@ failure-resolution loop adds the ones it learns from build errors:
 * *call shapes*: a change that reshapes ``f`` (reorders its parameters,
   drops a default) needs the changes that rewrite calls fitting only the old
   shape, and a call rewritten to fit only the new shape needs that change
-  (:mod:`wynot.calls`);
+  (:mod:`wynot.analysis.calls`);
 * *scopes*, within one function or class: a change that reads a name needs
   the change that newly binds it there (``globs = {}`` added to a function
   that had no ``globs``, ``self.config = config`` added to a class), and the
@@ -26,7 +26,7 @@ failure-resolution loop adds the ones it learns from build errors:
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
 
-Given the files (:class:`~wynot.symbols.FileSymbols`), the first two rules
+Given the files (:class:`~wynot.analysis.symbols.FileSymbols`), the first two rules
 link Python files only where the user's file imports the name or its module,
 and the import rules apply. Changes outside source files (prose, data) take
 no part.
@@ -48,8 +48,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from wynot.calls import Signature, broken_by
-from wynot.symbols import FileSymbols, Symbols
+from wynot.analysis.calls import Signature, broken_by
+from wynot.analysis.symbols import FileSymbols, Symbols
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
 MAX_USERS = 200       # a removed name on more changed lines than this is too common

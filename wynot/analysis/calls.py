@@ -6,7 +6,7 @@ every call written for the old shape, and the calls rewritten for the new
 shape break on the old one. :func:`shapes` reads, from one side's syntax
 tree, each function's :class:`Signature` with the lines it spans, and each
 call's :class:`Call` (how many positional arguments, which keywords) with the
-lines it starts its arguments on; :mod:`wynot.depends` ties a change that
+lines it starts its arguments on; :mod:`wynot.analysis.depends` ties a change that
 reshapes a function to the changes whose calls one shape breaks
 (:func:`broken_by`).
 

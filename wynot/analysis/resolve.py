@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from wynot.depends import MAX_USERS
-from wynot.symbols import Symbols
+from wynot.analysis.depends import MAX_USERS
+from wynot.analysis.symbols import Symbols
 
 _Q = "['‘’`\"]"  # quotes: ASCII, and gcc's typographic ones in UTF-8 locales
 DEFAULT_PATTERNS: tuple[str, ...] = (
