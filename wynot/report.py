@@ -14,7 +14,7 @@ from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONFLICT, PREDICTED, CommitInfo, CommitPhase, Result
 
 JSON_SCHEMA_VERSION = 1
-PHASES = ("premise", "commits", "search", "label", "verify")
+PHASES = ("premise", "commits", "search", "label", "verify", "revert")
 Style = Callable[..., str]
 
 
