@@ -149,7 +149,7 @@ def _finished(base: Result, data: dict[str, Any], repo: Path, context: int) -> R
 def _best_so_far(base: Result, repo: Path, request: dict[str, Any],
                  phase: CommitPhase | None) -> Result | None:
     """The smallest configuration of the hunk phase seen to fail, if it began."""
-    failing = [t.ids for t in base.tests if t.outcome is Outcome.FAIL and not t.commit
+    failing = [t.ids for t in base.tests if t.outcome is Outcome.FAIL and not t.commit and t.ids
                and t.source in (RAN, CACHED)]
     if not failing:
         return base

@@ -51,11 +51,29 @@ def _why(role: str) -> str:
 def _where(change: Change) -> dict[str, str]:
     props = {"file": change.path, "title": "wynot"}
     if change.hunk is not None:
-        start = max(change.hunk.new_start, 1)
-        props["line"] = str(start)
-        if change.hunk.new_len > 1:
-            props["endLine"] = str(start + change.hunk.new_len - 1)
+        first, last = changed_lines(change.hunk.text, change.hunk.new_start)
+        props["line"] = str(first)
+        if last > first:
+            props["endLine"] = str(last)
     return props
+
+
+def changed_lines(text: str, new_start: int) -> tuple[int, int]:
+    """The first and last line in BAD that a hunk adds or changes (context left out);
+    for a pure deletion, the line where the removed lines were."""
+    line = max(new_start, 1)
+    added: list[int] = []
+    deleted_at: list[int] = []
+    for row in text.split("\n")[1:]:
+        if row.startswith("+"):
+            added.append(line)
+            line += 1
+        elif row.startswith("-"):
+            deleted_at.append(line)
+        elif row.startswith(" "):
+            line += 1
+    marks = added or deleted_at or [max(new_start, 1)]
+    return min(marks), max(marks)
 
 
 def _command(name: str, props: dict[str, str], message: str) -> str:
