@@ -63,7 +63,7 @@ def revert_and_verify(result: Result, request: Request, path: Path,
     The verifying test is added to the result's tests (phase ``revert``).
     """
     try:
-        patch = revert_patch(request.repo, result)
+        patch, how = revert_patch(request.repo, result)
     except WynotError as error:
         return result, RevertInfo("", False, False, f"no revert patch: {error.message}")
     try:
@@ -83,7 +83,7 @@ def revert_and_verify(result: Result, request: Request, path: Path,
     result = dataclasses.replace(result, tests=(*result.tests, record))
     if run.outcome is Outcome.PASS:
         message = (f"revert verified: BAD with {path} applied passes the test "
-                   f"(test {number})")
+                   f"(test {number}; made by {how})")
         return result, RevertInfo(str(path), True, True, message, number)
     message = (f"revert NOT verified: BAD with {path} applied does not pass the test "
                f"({run.outcome.name}, {run.reason.value}; test {number}, output {output})")

@@ -5,8 +5,12 @@ index and object directory (as :mod:`wynot.export` does), the searched range's
 failing commit without the answer is written as a tree; when BAD is that
 commit, the revert is the diff from BAD to it. When BAD is later (the commit
 phase narrowed the range), the revert is carried onto BAD with a three-way
-merge (``git merge-tree``, base: the range's failing commit). A conflict is
-reported, not guessed through. :func:`verify_revert` applies the patch with
+merge (``git merge-tree``, base: the range's failing commit). Where git's
+merge conflicts (it counts edits on adjacent lines as a conflict), the answer's
+patch is applied in reverse to BAD with one line of context required
+(``git apply -R -C1``); if that fails too, the conflict is reported, never
+guessed through. Either way only a real run of BAD with the revert applied
+counts as verification. :func:`verify_revert` applies the patch with
 ``git apply`` to a scratch worktree of BAD and runs the build and the test.
 """
 
@@ -45,13 +49,15 @@ class RevertCheck:
     run: RunResult | None
 
 
-def revert_patch(repo: Path, result: Result) -> bytes:
+def revert_patch(repo: Path, result: Result) -> tuple[bytes, str]:
     """A patch that ``git apply`` accepts on BAD and that takes the answer out of it.
 
     For a hunk answer: the range's failing commit minus the answer's changes.
     For a commit-phase answer (no hunk phase): the first bad commit reverted.
-    Raises WynotError when there is nothing to revert, RevertConflict when the
-    revert does not carry onto BAD.
+    Returns the patch and how it was made ("BAD is the range's failing commit",
+    "three-way merge", "reverse apply with 1 line of context"). Raises
+    WynotError when there is nothing to revert, RevertConflict when the revert
+    does not carry onto BAD.
     """
     if result.diff is not None and result.changes:
         diff = result.diff
@@ -65,14 +71,20 @@ def revert_patch(repo: Path, result: Result) -> bytes:
         raise WynotError("there is no answer to revert")
     with _scratch_store(repo) as (scratch, env):
         reverted = _write_tree(repo, scratch, base, states, env)
-        target = reverted
+        target, how = reverted, "BAD is the first bad commit"
         if _sha(repo, result.bad) != _sha(repo, high):
             carried = git(repo, "commit-tree", reverted, "-p", high, "-m", "wynot revert",
                           env={**env, **_IDENTITY}).decode().strip()
-            target = _merge(repo, result.bad, carried, env)
+            try:
+                target, how = _merge(repo, result.bad, carried, env), "three-way merge"
+            except RevertConflict:
+                if not result.patch:
+                    raise
+                target = _reverse_apply(repo, result.bad, result.patch, env)
+                how = "reverse apply with 1 line of context (the merge conflicted)"
         return git(repo, "diff-tree", "-p", "--binary", "-M", "--full-index", "--no-color",
                    "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
-                   "--submodule=short", result.bad, target, "--", env=env)
+                   "--submodule=short", result.bad, target, "--", env=env), how
 
 
 def verify_revert(repo: Path, bad: str, patch: bytes, commands: Commands,
@@ -100,6 +112,18 @@ def _merge(repo: Path, bad: str, carried: str, env: Mapping[str, str]) -> str:
         raise RevertConflict("the revert conflicts with what changed after the first bad "
                              f"commit, in {', '.join(paths[:10])}")
     return lines[0]
+
+
+def _reverse_apply(repo: Path, bad: str, patch: bytes, env: Mapping[str, str]) -> str:
+    """The tree of BAD with ``patch`` applied in reverse, in the scratch index."""
+    git(repo, "read-tree", bad, env=env)
+    try:
+        git(repo, "apply", "--cached", "-R", "-C1", "--whitespace=nowarn", "-", input=patch,
+            env=env)
+    except GitError as error:
+        raise RevertConflict("the revert conflicts with what changed after the first bad "
+                             f"commit ({error.message})") from error
+    return git(repo, "write-tree", env=env).decode().strip()
 
 
 def _write_tree(repo: Path, scratch: Path, base: str, states: Mapping[str, FileState | None],
