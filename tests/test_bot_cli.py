@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
 import signal
 import subprocess
 import time
@@ -203,3 +206,34 @@ def test_an_error_still_prints_a_json_report(later_edits: GitRepo) -> None:
     assert report["status"] == "inconclusive" and "must pass" in report["message"]
     rendered = run_wynot("report", "--format", "json", cwd=later_edits.path)
     assert json.loads(rendered.stdout)["exit_code"] == 3
+
+
+def test_progress_is_live_on_a_terminal_and_stdout_stays_json(
+        later_edits: GitRepo) -> None:
+    """stderr is a pseudo-terminal: the running test, its time and the estimate are drawn."""
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "WYNOT_"))}
+    env.update(COLUMNS="120", TERM="xterm")
+    proc = subprocess.Popen([*wynot_argv(), "good", "bad", "--format", "json", "--no-cache",
+                             "--", "sh", "-c", "sleep 0.4; grep -q ^ok v.txt"],
+                            cwd=later_edits.path, stdout=subprocess.PIPE, stderr=follower,
+                            env=env)
+    os.close(follower)
+    drawn = bytearray()
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    stdout, _ = proc.communicate(timeout=60)
+    os.close(leader)
+    assert proc.returncode == 0
+    assert json.loads(stdout)["status"] == "found"
+    screen = drawn.decode("utf-8", "replace")
+    assert "running test 1 [premise] commit" in screen
+    assert re.search(r"running test \d+ \[search\] 1 changes: 0\.\d s", screen)
+    assert "tests done, about 1 left" in screen
+    assert "wynot: test   3 [commits]" in screen  # finished tests still get a line

@@ -68,7 +68,7 @@ def fixed_result(count: int = 3, body: str = " a\n-old\n+new\n b\n", *, causes: 
     roles = {i: CAUSE if i < causes else CONTEXT for i in range(count)}
     return Result(SHA["a"], SHA["d"], "good", "bad", diff, changes, roles, minimal,
                   tuple(tests), 1.5, b"patch", Path("/repo/.git/wynot/runs/1"),
-                  commit_phase, {i: AUTHOR for i in range(count)})
+                  commit_phase, dict.fromkeys(range(count), AUTHOR))
 
 
 def test_statuses_follow_what_the_result_proves() -> None:
