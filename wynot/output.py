@@ -40,8 +40,8 @@ def write_report(result: Result, info: ReportInfo, fmt: str, *, color: bool) -> 
         if info.revert is not None:
             text += f"revert: {info.revert.message}\n"
         if info.partial:
-            text = ("wynot: the run did not finish; the best answer it had so far "
-                    "(not verified):\n\n" + text)
+            text = (f"wynot: {info.message or 'the run did not finish'}; the best answer "
+                    "it had so far (not verified):\n\n" + text)
         write_stdout(text)
 
 

@@ -97,7 +97,7 @@ def load_run(run_dir: Path, repo: Path) -> tuple[Result | None, ReportInfo]:
     request = _read(run_dir / REQUEST)
     if request is None:
         raise WynotError(f"{run_dir} holds no request.json: it is not a run this version "
-                         "of wynot can report (runs from before 0.2 cannot be)")
+                         "of wynot can report (an older wynot did not keep one)")
     phase = _load_phase(run_dir)
     finished = _read(run_dir / RESULT)
     failure = _read(run_dir / FAILURE) or {}
