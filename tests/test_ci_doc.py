@@ -55,6 +55,10 @@ def test_the_nightly_script_finds_posts_reverts_and_keeps_the_run(
     kept = repo / "wynot-run"
     assert (kept / "log.jsonl").exists() and (kept / "result.json").exists()
     assert (kept / "log.jsonl").read_bytes() == (Path(report["log"]) / "log.jsonl").read_bytes()
+    again = subprocess.run([str(Path(sys.executable).parent / "wynot"), "report", "wynot-run",
+                            "--format", "json"], cwd=repo, capture_output=True, text=True,
+                           check=True)
+    assert json.loads(again.stdout)["changes"] == report["changes"]
 
 
 def test_the_nightly_script_exits_3_when_good_fails(built: dict[str, Path],

@@ -124,7 +124,7 @@ def _state(repo: Path) -> tuple[Path, Path]:
 
 
 def _find_run(state: Path, name: str) -> Path:
-    if "/" in name and Path(name).is_dir():
+    if (Path(name) / REQUEST).is_file():  # a run directory, e.g. a CI artifact
         return Path(name)
     runs_dir = state / RUNS
     known = sorted(p for p in runs_dir.iterdir() if p.is_dir()) if runs_dir.is_dir() else []
