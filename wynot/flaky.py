@@ -9,9 +9,11 @@ one before fails only at rate ``f``" and "no culprit: every commit fails only
 at rate ``f``, BAD's failure was a flake". The search keeps the posterior of
 each hypothesis, jointly with ``f`` over a small grid of rates (so the flake
 rate is estimated from every run, the reruns of GOOD and BAD included) unless
-the caller fixes it. Each step tests the commit that splits the probability
-mass nearest to one half (the commit that was BAD is a candidate too: a rerun
-there tests "no culprit" directly); it stops when one hypothesis reaches the
+the caller fixes it. Each step tests the commit whose outcome is expected to
+leave the least uncertainty: without flakes, the commit that splits the
+probability mass in half; with them, often a little below the half, and the
+commit that was BAD is a candidate too (a rerun there tests "no culprit"
+directly). It stops when one hypothesis reaches the
 confidence asked for, when no test can change the answer, or at the budget.
 
 With ``flake_rate=0`` and uniform priors it tests exactly the commits that
@@ -20,13 +22,14 @@ With ``flake_rate=0`` and uniform priors it tests exactly the commits that
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wynot.outcome import Outcome
 
 FLAKE_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
-NO_CULPRIT_PRIOR = 0.1  # prior belief that a failure seen once is only a flake
+NO_CULPRIT_PRIOR = 0.25  # prior belief that a failure seen once is only a flake
 _TIE = 9  # digits kept when comparing how evenly commits split the mass
 
 
@@ -135,25 +138,50 @@ def _power(base: float, exponent: int) -> float:
 
 
 def next_commit(evidence: _Evidence, post: Posterior) -> int | None:
-    """The testable commit whose "first bad at or below" mass is nearest one half.
+    """The testable commit whose outcome is expected to teach the most.
 
     A commit is a candidate when it is not UNRESOLVED, has not passed, and a
     test there can move the mass (some mass lies at or below it and some above
-    it or on "no culprit"). None when no commit qualifies.
+    it or on "no culprit"). Among candidates, the one whose outcome leaves the
+    least expected entropy over the hypotheses (with f at its posterior mean);
+    ties go to the lower commit. Without flakes this is the commit that splits
+    the mass nearest one half, as bisection picks it. None when no commit
+    qualifies.
     """
+    f = post.flake_rate
+    total = sum(_plogp(p) for p in post.commits) + _plogp(post.no_culprit)
     best: tuple[float, int] | None = None
-    below = 0.0
+    below = below_plogp = 0.0
     for j in range(len(post.commits)):
         below += post.commits[j]
-        above = 1.0 - below
+        below_plogp += _plogp(post.commits[j])
+        above, above_plogp = 1.0 - below, total - below_plogp
         if evidence.passes[j] or j in evidence.unresolved:
             continue
         if below <= 1e-12 or above <= 1e-12:
             continue
-        key = (round(abs(below - 0.5), _TIE), j)
+        key = (round(_expected_entropy(below, below_plogp, above, above_plogp, f), _TIE), j)
         if best is None or key < best:
             best = key
     return None if best is None else best[1]
+
+
+def _plogp(p: float) -> float:
+    return p * math.log(p) if p > 0 else 0.0
+
+
+def _expected_entropy(below: float, below_plogp: float, above: float, above_plogp: float,
+                      f: float) -> float:
+    """Entropy left after testing a commit with mass ``below`` at or below it.
+
+    PASS (probability ``(1-f) * above``) keeps the hypotheses above; FAIL
+    (``below + f * above``) keeps all, those above weighed by ``f``.
+    """
+    after_pass = math.log(above) - above_plogp / above
+    fail = below + f * above
+    weighed = below_plogp + (f * (above_plogp + above * math.log(f)) if f > 0 else 0.0)
+    after_fail = math.log(fail) - weighed / fail
+    return (1 - f) * above * after_pass + fail * after_fail
 
 
 def find_culprit(n: int, test: Callable[[int], Outcome], *, confidence: float = 0.95,
