@@ -27,6 +27,7 @@ from wynot.dd import SearchStopped, dd_plus
 from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.export import export_patch
+from wynot.flaky_phase import FlakyOptions
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
@@ -71,6 +72,7 @@ class Request:
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
     max_time: float | None = None  # seconds from the start; then stop as with max_tests
     invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
+    flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +108,11 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
                                      request.commands, cache if request.use_cache else None,
-                                     log, records, progress)
+                                     log, records, progress, request.flaky)
             (low, high), premise = phase.hunk_range, phase.range_records
             save_commit_phase(log.dir, phase)
         answer = None
-        if request.strategy != "commits":
+        if request.strategy != "commits" and not (phase and phase.no_culprit):
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
                                  progress, premise, started=started)
     except WynotError as error:

@@ -167,6 +167,10 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
             "combination": phase.combination,
             "hunk_range": list(phase.hunk_range),
         }
+        if phase.culprit is not None:
+            report["commit_phase"]["flaky"] = {
+                "no_culprit": phase.culprit.flaky, "probability": phase.culprit.confidence,
+                "decided": phase.culprit.decided, "flake_rate": phase.culprit.flake_rate}
     return report
 
 
