@@ -3,6 +3,7 @@
 
     python benchmarks/bench_flaky.py [--commits 300] [--seeds 20] [--rates 0.1,0.2,0.3]
                                      [--reruns 3] [--confidence 0.95]
+    python benchmarks/bench_flaky.py --real 3 [--commits 100] [--rates 0.3] [--wynot CMD]
 
 Each generated history has ``--commits`` commits in first-parent order (0 is
 GOOD, the last is BAD), about 10% of them unbuildable (the test exits 125:
@@ -22,8 +23,12 @@ culprit" for flake-only histories) and the mean and maximum number of tests.
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import shlex
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -94,6 +99,98 @@ def measure(method: Method, commits: int, rate: float, seeds: int,
     return right / seeds, sum(counts) / seeds, max(counts)
 
 
+CHECK = """\
+import os, pathlib, random, sys
+if pathlib.Path("skip.txt").exists():
+    sys.exit(125)
+state = pathlib.Path(os.environ["FLAKE_STATE"])
+number = int(state.read_text()) if state.exists() else 0
+state.write_text(str(number + 1))
+if pathlib.Path("broken.txt").exists():
+    sys.exit(1)
+rate = float(os.environ["FLAKE_RATE"])
+sys.exit(1 if random.Random(os.environ["FLAKE_SEED"] + str(number)).random() < rate else 0)
+"""
+
+
+def make_repository(path: Path, commits: int, seed: int) -> str:
+    """A history like make_history's, as git commits; returns the culprit's subject."""
+    rng = random.Random(seed)
+    culprit = rng.randint(1, commits)
+    env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
+           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True,
+                       env={**env, "PATH": "/usr/bin:/bin"})
+
+    path.mkdir()
+    git("init", "-q")
+    (path / "check.py").write_text(CHECK)
+    git("add", "-A")
+    git("commit", "-qm", "good")
+    git("tag", "good")
+    for i in range(1, commits + 1):
+        (path / "skip.txt").unlink(missing_ok=True)
+        (path / f"log{i}.txt").write_text(f"{i}\n")
+        if i == culprit:
+            (path / "broken.txt").write_text("broken\n")
+        elif i < commits and rng.random() < 0.1:
+            (path / "skip.txt").write_text("cannot build\n")
+        git("add", "-A")
+        git("commit", "-qm", f"commit {i}")
+    git("tag", "bad")
+    return f"commit {culprit}"
+
+
+def measure_real(wynot: list[str], commits: int, rate: float, seed: int,
+                 confidence: float) -> tuple[bool, int, bool, int]:
+    """(git bisect right, its tests, wynot right, its commit-phase tests) on one repository."""
+    with tempfile.TemporaryDirectory(prefix="wynot-bench-flaky-") as tmp:
+        repo = Path(tmp) / "repo"
+        culprit = make_repository(repo, commits, seed)
+        env = {"FLAKE_RATE": str(rate), "FLAKE_SEED": str(seed),
+               "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent)}
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+        subprocess.run(["git", "-C", str(clone), "bisect", "start", "bad", "good"], check=True,
+                       capture_output=True)
+        run = subprocess.run(["git", "-C", str(clone), "bisect", "run", sys.executable,
+                              "check.py"], capture_output=True, text=True, check=False,
+                             env={**env, "FLAKE_STATE": str(Path(tmp) / "bisect-runs")})
+        log = subprocess.run(["git", "-C", str(clone), "bisect", "log"], capture_output=True,
+                             text=True, check=True).stdout
+        marks = sum(1 for line in log.splitlines()
+                    if line.startswith(("git bisect good", "git bisect bad", "git bisect skip")))
+        bisect_right = f"    {culprit}\n" in run.stdout.split("is the first bad commit", 1)[-1][:400]
+        done = subprocess.run([*wynot, "-C", str(repo), "--json", "--no-cache", "-q",
+                               "--flaky", "on", "--confidence", str(confidence),
+                               "--strategy", "commits", "good", "bad", "--",
+                               sys.executable, "check.py"], capture_output=True, text=True,
+                              check=False,
+                              env={**env, "FLAKE_STATE": str(Path(tmp) / "wynot-runs")})
+        report = json.loads(done.stdout)
+        phase = report.get("commit_phase") or {}
+        wynot_right = (done.returncode == 0 and phase.get("exact")
+                       and phase["first_bad"].get("subject") == culprit)
+        tests = sum(1 for t in report["tests"] if t["ran"] and t["phase"] == "commits")
+        return bisect_right, marks, bool(wynot_right), tests
+
+
+def real(args: argparse.Namespace) -> int:
+    wynot = shlex.split(args.wynot)
+    print("| flake rate | seed | git bisect run right | its tests | wynot --flaky on right "
+          "| its commit tests |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for rate in (float(r) for r in args.rates.split(",")):
+        for seed in range(args.real):
+            b_right, b_tests, w_right, w_tests = measure_real(wynot, args.commits, rate, seed,
+                                                              args.confidence)
+            print(f"| {rate} | {seed} | {'yes' if b_right else 'NO'} | {b_tests} "
+                  f"| {'yes' if w_right else 'NO'} | {w_tests} |", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=300)
@@ -101,7 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rates", default="0.1,0.2,0.3")
     parser.add_argument("--reruns", type=int, default=3)
     parser.add_argument("--confidence", type=float, default=0.95)
+    parser.add_argument("--real", type=int, default=0, metavar="K",
+                        help="run K real repositories per rate through git bisect and wynot")
+    parser.add_argument("--wynot", default="wynot", help="the wynot command (default: wynot)")
     args = parser.parse_args(argv)
+    if args.real:
+        return real(args)
     methods: dict[str, Method] = {
         "plain bisection": plain,
         f"bisection, {args.reruns} reruns": with_reruns(args.reruns),
