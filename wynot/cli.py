@@ -37,8 +37,9 @@ The test command runs in a scratch checkout of each configuration:
 \b
 Exit codes: 0 found and verified, 1 error, 2 usage error, 3 premise does not
 hold (GOOD fails, BAD passes, no differences), 4 no verified minimal result
-(budget spent, everything unresolved, --revert-patch not verified),
-130 interrupted (rerun to resume).
+(budget spent, everything unresolved, --revert-patch not verified,
+--flaky below --confidence), 5 flaky: the failure does not reproduce (no culprit;
+--repeat, --flaky), 130 interrupted (rerun to resume).
 Every option can also be set as WYNOT_<OPTION>, e.g. WYNOT_TIMEOUT=60.
 
 \b
