@@ -162,7 +162,8 @@ def measure_real(wynot: list[str], commits: int, rate: float, seed: int,
                              text=True, check=True).stdout
         marks = sum(1 for line in log.splitlines()
                     if line.startswith(("git bisect good", "git bisect bad", "git bisect skip")))
-        bisect_right = f"    {culprit}\n" in run.stdout.split("is the first bad commit", 1)[-1][:400]
+        named = run.stdout.split("is the first bad commit", 1)[-1][:400]
+        bisect_right = f"    {culprit}\n" in named
         done = subprocess.run([*wynot, "-C", str(repo), "--json", "--no-cache", "-q",
                                "--flaky", "on", "--confidence", str(confidence),
                                "--strategy", "commits", "good", "bad", "--",

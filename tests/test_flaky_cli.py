@@ -102,3 +102,16 @@ def test_auto_switches_to_the_finder_when_the_premise_is_flaky(
     assert code == 5 and report["status"] == "flaky"
     premise = [t for t in report["tests"] if t["phase"] == "premise"]
     assert len(premise) == 6
+
+
+def test_the_hunk_phase_confirms_its_answer_by_reruns(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    flaky_history(repo, 12, culprit=5)
+    code, report = wynot(repo, tmp_path, "--flaky", "on", FLAKE_RATE="0.3")
+    assert code == 0 and report["status"] == "found", report["message"]
+    assert report["commit_phase"]["first_bad"]["subject"] == "the culprit"
+    assert [c["path"] for c in report["changes"]] == ["value.txt"]
+    verify = [t for t in report["tests"] if t["phase"] == "verify"]
+    rate = report["commit_phase"]["flaky"]["flake_rate"]
+    assert rate > 0 and len(verify) >= 2 and all(t["outcome"] == "fail" for t in verify)

@@ -10,6 +10,7 @@ failure does not reproduce: "flaky: no culprit".
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,18 @@ class FlakyOptions:
 
     def premise_runs(self) -> int:
         return max(self.repeat, AUTO_PREMISE_RUNS) if self.mode != "off" else self.repeat
+
+
+def confirm_runs(options: FlakyOptions, flake_rate: float | None) -> int:
+    """How many FAILs in a row confirm an answer (the hunk phase's verification).
+
+    With a flake rate ``f`` from the finder, the fewest ``k`` with ``f**k <=
+    1 - confidence`` (at most 10); with ``--repeat N`` alone, N; else 1.
+    """
+    if flake_rate is None or flake_rate <= 0:
+        return options.repeat
+    k = math.ceil(math.log(1 - options.confidence) / math.log(flake_rate))
+    return max(options.repeat, min(10, k))
 
 
 def verdict(records: list[TestRecord]) -> TestRecord:

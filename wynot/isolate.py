@@ -27,7 +27,7 @@ from wynot.dd import SearchStopped, dd_plus
 from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.export import export_patch
-from wynot.flaky_phase import FlakyOptions
+from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
@@ -114,7 +114,9 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         answer = None
         if request.strategy != "commits" and not (phase and phase.no_culprit):
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, started=started)
+                                 progress, premise, started=started,
+                                 flake_rate=phase.culprit.flake_rate
+                                 if phase and phase.culprit else None)
     except WynotError as error:
         save_failure(log.dir, error.message, error.exit_code)
         raise
@@ -146,7 +148,7 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
                 premise: tuple[TestRecord, TestRecord] | None, *,
-                started: float | None = None) -> _HunkAnswer:
+                started: float | None = None, flake_rate: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     diff = read_diff(repo, good, bad, context=request.context)
     if not diff.changes:
@@ -200,11 +202,13 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 tester.progress(f"budget spent while labelling; the answer has "
                                 f"{len(stopped.best)} changes")
                 chosen, minimal = frozenset(stopped.best), False
-        verdict = tester.run(chosen, "verify", use_cache=False)
-        if verdict.outcome is not Outcome.FAIL:
-            raise UnfinishedError(
-                f"the {len(chosen)} changes found did not fail when tested again on their "
-                f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
+        for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
+            verdict = tester.run(chosen, "verify", use_cache=False)
+            if verdict.outcome is not Outcome.FAIL:
+                raise UnfinishedError(
+                    f"the {len(chosen)} changes found did not fail when tested again on "
+                    f"their own ({verdict.reason}); the test may be flaky. "
+                    f"Output: {verdict.output}")
     return _HunkAnswer(diff, chosen, roles, minimal)
 
 
