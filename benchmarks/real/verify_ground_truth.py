@@ -35,8 +35,9 @@ import realcases as rc  # noqa: E402
 class Pool:
     """``jobs`` scratch worktrees testing configurations in parallel."""
 
-    def __init__(self, repo: Path, changes: list[rc.Change], jobs: int):
-        self.scratches = [rc.Scratch(repo, changes) for _ in range(jobs)]
+    def __init__(self, repo: Path, changes: list[rc.Change], jobs: int,
+                 command: list[str] | None = None):
+        self.scratches = [rc.Scratch(repo, changes, command=command) for _ in range(jobs)]
 
     def map(self, configs, progress: str = ""):
         """Yield (config, code) for each config (a tuple of changes), in any order."""
@@ -126,27 +127,42 @@ def main(argv: list[str] | None = None) -> int:
         print(f"exit {code} ({rc.outcome(code)})\n{out[-3000:]}")
         return 0
 
-    gt_labels = case["ground_truth"]
+    ok = check_ground_truth(repo, changes, case["ground_truth"], jobs=args.jobs,
+                            max_size_k=args.max_size_k)
+    print(f"{'VERIFIED' if ok else 'NOT VERIFIED'}: {args.name}")
+    return 0 if ok else 1
+
+
+def check_ground_truth(repo: Path, changes: list[rc.Change], gt_labels: list[str], *,
+                       jobs: int = 2, max_size_k: int = 60000,
+                       command: list[str] | None = None,
+                       universe_paths: list[str] | None = None) -> bool:
+    """Checks 1-4 of the module docstring, printing each; True when all hold.
+
+    The exhaustive search runs over the changes of the files the ground truth
+    touches, or of ``universe_paths`` when given.
+    """
+    by_label = {c.label: c for c in changes}
     missing = [x for x in gt_labels if x not in by_label]
     if missing:
         print(f"FAILED: ground-truth labels not in the diff: {missing}")
-        return 1
+        return False
     gt = [by_label[x] for x in gt_labels]
-    involved = sorted({c.path for c in gt})
+    involved = sorted(set(universe_paths) if universe_paths else {c.path for c in gt})
     universe = [c for c in changes if c.path in involved]
     k = len(gt)
     print(f"ground truth: {k} changes in {len(involved)} file(s) {involved}; "
           f"{len(universe)} changes in those files")
     ok = True
     t_start = time.monotonic()
-    pool = Pool(repo, universe, args.jobs)
+    pool = Pool(repo, universe, jobs, command)
     runs = 0
     try:
         # 1. premise, on the whole trees
         with rc.Scratch(repo, universe) as s:
-            code_good, _ = rc.run_test(s.tree)
+            code_good, _ = rc.run_test(s.tree, command=command)
             rc.git(s.tree, "checkout", "-q", "--detach", "bad")
-            code_bad, _ = rc.run_test(s.tree)
+            code_bad, _ = rc.run_test(s.tree, command=command)
             rc.git(s.tree, "checkout", "-q", "--detach", "good")
         runs += 2
         print(f"[{'ok' if code_good == 0 else 'FAILED'}] GOOD exits {code_good} (want 0)")
@@ -172,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         # 4. exhaustive over the changes of the files involved
         for size in range(1, k + 1):
             total = math.comb(len(universe), size)
-            if size == k and total > args.max_size_k:
-                print(f"[skip] size {size}: {total} subsets > --max-size-k {args.max_size_k}")
+            if size == k and total > max_size_k:
+                print(f"[skip] size {size}: {total} subsets > --max-size-k {max_size_k}")
                 break
             t0 = time.monotonic()
             fails = []
@@ -201,9 +217,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{dt:.0f} s){tail}")
     finally:
         pool.close()
-    print(f"{'VERIFIED' if ok else 'NOT VERIFIED'}: {args.name}; {runs} test runs, "
-          f"{time.monotonic() - t_start:.0f} s")
-    return 0 if ok else 1
+    print(f"{runs} test runs, {time.monotonic() - t_start:.0f} s")
+    return ok
 
 
 if __name__ == "__main__":
