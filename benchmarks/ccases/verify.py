@@ -9,12 +9,12 @@
 
 The check is ``benchmarks/real/verify_ground_truth.py``'s: GOOD exits 0 and BAD
 1; the ground truth applied to GOOD exits 1; without any one of its hunks it
-does not; no smaller subset of the hunks of the files involved (or of
---universe) exits 1, and of its own size only it (while there are at most
---max-size-k subsets).
+does not (with --necessity, nor does the whole diff without it); no smaller
+subset of the hunks of the files involved (or of --universe) exits 1, and
+of its own size only it (while there are at most --max-size-k subsets).
 
---reduce starts from the given changes (default: all) and drops them one at a
-time, in diff order, keeping a drop when the test still exits 1, until no
+--reduce starts from the given changes (default: all) and removes halves,
+quarters, ... then single changes while the test still exits 1, until no
 single change can go: a 1-minimal failing set, found without wynot.
 """
 
@@ -38,31 +38,6 @@ def labels_of(text: str) -> list[str]:
     return [x.strip() for x in text.split(";") if x.strip()]
 
 
-def reduce(repo: Path, changes: list[rc.Change], start: list[rc.Change],
-           keep: list[rc.Change]) -> list[rc.Change]:
-    """Drop changes of ``start`` one at a time while the test still exits 1."""
-    current = list(start)
-    with rc.Scratch(repo, changes, command=ccases.TEST_COMMAND) as s:
-        code, _ = s.run(current)
-        if code != 1:
-            raise SystemExit(f"reduce: the start set exits {code}, not 1")
-        changed = True
-        runs = 1
-        while changed:
-            changed = False
-            for c in list(current):
-                if c in keep:
-                    continue
-                trial = [x for x in current if x is not c]
-                code, _ = s.run(trial)
-                runs += 1
-                if code == 1:
-                    current = trial
-                    changed = True
-                    print(f"  dropped {c.label} ({len(current)} left, {runs} runs)", flush=True)
-    return current
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("name")
@@ -71,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--max-size-k", type=int, default=60000)
     ap.add_argument("--universe", help="comma-separated paths for the exhaustive search")
+    ap.add_argument("--necessity", action="store_true",
+                    help="also run the whole diff without each ground-truth change")
     ap.add_argument("--hunks", nargs="?", const="", metavar="PATH")
     ap.add_argument("--try", dest="try_", metavar="LABELS")
     ap.add_argument("--reduce", nargs="?", const="", metavar="LABELS")
@@ -102,14 +79,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.reduce is not None:
         start = [by_label[x] for x in labels_of(args.reduce)] or changes
         t0 = time.monotonic()
-        result = reduce(repo, changes, start, [by_label[x] for x in labels_of(args.keep)])
+        result = vgt.reduce_failing(repo, changes, start,
+                                    [by_label[x] for x in labels_of(args.keep)],
+                                    command=ccases.TEST_COMMAND)
         print(f"1-minimal ({len(result)}, {time.monotonic() - t0:.0f} s): "
               f"{';'.join(c.label for c in result)}")
         return 0
     universe = args.universe.split(",") if args.universe else None
     ok = vgt.check_ground_truth(repo, changes, case["ground_truth"], jobs=args.jobs,
                                 max_size_k=args.max_size_k, command=ccases.TEST_COMMAND,
-                                universe_paths=universe)
+                                universe_paths=universe, necessity=args.necessity)
     print(f"{'VERIFIED' if ok else 'NOT VERIFIED'}: {args.name}")
     return 0 if ok else 1
 

@@ -4,6 +4,7 @@
     python3 benchmarks/real/verify_ground_truth.py NAME [--repo PATH] [-j 2]
     python3 benchmarks/real/verify_ground_truth.py NAME --try 'LABEL;LABEL'   # explore
     python3 benchmarks/real/verify_ground_truth.py NAME --hunks PATH          # list labels
+    python3 benchmarks/real/verify_ground_truth.py NAME --reduce ['L1;L2']    # 1-minimal set
 
 Checks, each configuration applied with ``git apply`` to a scratch worktree of GOOD:
 
@@ -91,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="only run the test with these changes (';'-separated labels)")
     ap.add_argument("--hunks", metavar="PATH", nargs="?", const="",
                     help="list the change labels (of PATH, or of all files) and exit")
+    ap.add_argument("--reduce", nargs="?", const="", metavar="LABELS",
+                    help="find a 1-minimal failing subset of these changes (default: all)")
+    ap.add_argument("--keep", default="", metavar="LABELS", help="never removed by --reduce")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
 
@@ -127,20 +131,69 @@ def main(argv: list[str] | None = None) -> int:
         print(f"exit {code} ({rc.outcome(code)})\n{out[-3000:]}")
         return 0
 
+    if args.reduce is not None:
+        def pick(text: str) -> list[rc.Change]:
+            return [by_label[x.strip()] for x in text.split(";") if x.strip()]
+        found = reduce_failing(repo, changes, pick(args.reduce) or changes, pick(args.keep))
+        print(f"1-minimal ({len(found)}): {';'.join(c.label for c in found)}")
+        return 0
+
     ok = check_ground_truth(repo, changes, case["ground_truth"], jobs=args.jobs,
                             max_size_k=args.max_size_k)
     print(f"{'VERIFIED' if ok else 'NOT VERIFIED'}: {args.name}")
     return 0 if ok else 1
 
 
+def reduce_failing(repo: Path, changes: list[rc.Change], start: list[rc.Change],
+                   keep: list[rc.Change] = (), command: list[str] | None = None,
+                   log=print) -> list[rc.Change]:
+    """A 1-minimal failing subset of ``start``, found without wynot.
+
+    Removes chunks of ``start`` (halves, then quarters, ... then single
+    changes), keeping a removal whenever the test still exits 1, and ends
+    with passes of single removals until none can go. ``keep`` is never
+    removed. ``start`` must fail (exit 1).
+    """
+    current = list(start)
+    runs = 0
+    with rc.Scratch(repo, changes, command=command) as s:
+        code, _ = s.run(current)
+        runs += 1
+        if code != 1:
+            raise rc.CaseError(f"reduce: the start set exits {code}, not 1")
+        size = max(1, len(current) // 2)
+        while True:
+            removable = [c for c in current if c not in keep]
+            chunks = [removable[i:i + size] for i in range(0, len(removable), size)]
+            dropped = False
+            for chunk in chunks:
+                trial = [c for c in current if c not in chunk]
+                code, _ = s.run(trial)
+                runs += 1
+                if code == 1:
+                    current = trial
+                    dropped = True
+                    log(f"  dropped {len(chunk)} ({len(current)} left, {runs} runs)")
+            if size == 1 and not dropped:
+                break
+            if not dropped or size > 1:
+                size = max(1, size // 2)
+    log(f"  1-minimal after {runs} runs")
+    return current
+
+
 def check_ground_truth(repo: Path, changes: list[rc.Change], gt_labels: list[str], *,
                        jobs: int = 2, max_size_k: int = 60000,
                        command: list[str] | None = None,
-                       universe_paths: list[str] | None = None) -> bool:
+                       universe_paths: list[str] | None = None,
+                       necessity: bool = False) -> bool:
     """Checks 1-4 of the module docstring, printing each; True when all hold.
 
     The exhaustive search runs over the changes of the files the ground truth
-    touches, or of ``universe_paths`` when given.
+    touches, or of ``universe_paths`` when given. With ``necessity``, also
+    checks that the whole universe without any one ground-truth change does
+    not fail (evidence, not proof, that every failing set needs that change:
+    a subset of a passing configuration may still fail).
     """
     by_label = {c.label: c for c in changes}
     missing = [x for x in gt_labels if x not in by_label]
@@ -184,6 +237,18 @@ def check_ground_truth(repo: Path, changes: list[rc.Change], gt_labels: list[str
             print(f"[{'ok' if good else 'FAILED'}] without {drop.label}: exit {code} "
                   f"({rc.outcome(code)})")
             ok &= good
+
+        # 3b. each hunk is necessary: the whole universe without it does not fail
+        if necessity:
+            configs = [tuple(c for c in universe if c is not drop) for drop in gt]
+            results = dict(pool.map(configs))
+            runs += len(configs)
+            for drop, cfg in zip(gt, configs, strict=True):
+                code = results[cfg]
+                good = rc.outcome(code) != "FAIL"
+                print(f"[{'ok' if good else 'FAILED'}] all {len(universe)} changes but "
+                      f"{drop.label}: exit {code} ({rc.outcome(code)})")
+                ok &= good
 
         # 4. exhaustive over the changes of the files involved
         for size in range(1, k + 1):
