@@ -64,16 +64,6 @@ def cells(row: dict) -> list[str]:
             str(target(row["hunks"])), wynotrun.yn(met), f"{row['wall']:.1f}"]
 
 
-def render(rows: list[list[str]], columns: list[str], markdown: bool) -> str:
-    table = [columns, *rows]
-    if markdown:
-        lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
-        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
-    widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                     for r in table)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workdir", type=Path, required=True)
@@ -108,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['stderr_log']}", file=sys.stderr, flush=True)
             if args.json_out:
                 args.json_out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    print(render([cells(r) for r in rows], COLUMNS, args.markdown))
+    print(wynotrun.render([cells(r) for r in rows], COLUMNS, args.markdown))
     return 0
 
 

@@ -111,3 +111,14 @@ def score(run: dict, *, case: str, mode: str, hunks: int, truth: list[list[str]]
 
 def yn(value: object) -> str:
     return {True: "yes", False: "NO", None: "-"}.get(value, str(value))  # type: ignore[call-overload]
+
+
+def render(rows: list[list[str]], columns: list[str], markdown: bool) -> str:
+    """A table: Markdown, or plain columns."""
+    table = [columns, *rows]
+    if markdown:
+        lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+    widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in table)
