@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             row["target"] = target(meta["hunks"])
             rows.append(row)
             print(f"compare: {repo.name} [{mode}] exit {row['exit']}, {row.get('tests', '-')} "
-                  f"tests, {row['wall']} s, answer {row.get('answer', '-')}; log "
+                  f"tests, {row['wall']} s, answer of {row.get('answer_size', '-')}; log "
                   f"{row['stderr_log']}", file=sys.stderr, flush=True)
             if args.json_out:
                 args.json_out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
