@@ -2,7 +2,7 @@
 """Explore and check a C case's ground truth by brute force, without wynot.
 
     python3 benchmarks/ccases/verify.py NAME [--repo PATH] [--mirror GIT_DIR] [-j 2]
-        [--universe PATH,PATH] [--max-size-k 60000]           # check the ground truth
+        [--universe PATH,PATH] [--max-size-k 60000] [--max-size N] [--necessity]
     python3 benchmarks/ccases/verify.py NAME --hunks [PATH]    # list the change labels
     python3 benchmarks/ccases/verify.py NAME --try 'L1;L2'     # run one configuration
     python3 benchmarks/ccases/verify.py NAME --reduce ['L1;L2'] [--keep 'L;L']
@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--max-size-k", type=int, default=60000)
     ap.add_argument("--universe", help="comma-separated paths for the exhaustive search")
+    ap.add_argument("--max-size", type=int, help="exhaustive search only up to this size")
     ap.add_argument("--necessity", action="store_true",
                     help="also run the whole diff without each ground-truth change")
     ap.add_argument("--hunks", nargs="?", const="", metavar="PATH")
@@ -88,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     universe = args.universe.split(",") if args.universe else None
     ok = vgt.check_ground_truth(repo, changes, case["ground_truth"], jobs=args.jobs,
                                 max_size_k=args.max_size_k, command=ccases.TEST_COMMAND,
-                                universe_paths=universe, necessity=args.necessity)
+                                universe_paths=universe, necessity=args.necessity,
+                                max_size=args.max_size)
     print(f"{'VERIFIED' if ok else 'NOT VERIFIED'}: {args.name}")
     return 0 if ok else 1
 

@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--max-size-k", type=int, default=60000,
                     help="try all subsets of the ground truth's size when at most this many")
+    ap.add_argument("--max-size", type=int, help="exhaustive search only up to this size")
     ap.add_argument("--try", dest="try_", metavar="LABELS",
                     help="only run the test with these changes (';'-separated labels)")
     ap.add_argument("--hunks", metavar="PATH", nargs="?", const="",
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     ok = check_ground_truth(repo, changes, case["ground_truth"], jobs=args.jobs,
-                            max_size_k=args.max_size_k)
+                            max_size_k=args.max_size_k, max_size=args.max_size)
     print(f"{'VERIFIED' if ok else 'NOT VERIFIED'}: {args.name}")
     return 0 if ok else 1
 
@@ -186,7 +187,7 @@ def check_ground_truth(repo: Path, changes: list[rc.Change], gt_labels: list[str
                        jobs: int = 2, max_size_k: int = 60000,
                        command: list[str] | None = None,
                        universe_paths: list[str] | None = None,
-                       necessity: bool = False) -> bool:
+                       necessity: bool = False, max_size: int | None = None) -> bool:
     """Checks 1-4 of the module docstring, printing each; True when all hold.
 
     The exhaustive search runs over the changes of the files the ground truth
@@ -251,7 +252,10 @@ def check_ground_truth(repo: Path, changes: list[rc.Change], gt_labels: list[str
                 ok &= good
 
         # 4. exhaustive over the changes of the files involved
-        for size in range(1, k + 1):
+        top = k if max_size is None else min(k, max_size)
+        if top < k:
+            print(f"[note] exhaustive search only up to size {top} (--max-size), not {k}")
+        for size in range(1, top + 1):
             total = math.comb(len(universe), size)
             if size == k and total > max_size_k:
                 print(f"[skip] size {size}: {total} subsets > --max-size-k {max_size_k}")
