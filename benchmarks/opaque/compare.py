@@ -24,7 +24,8 @@ once per mode with ``--json --no-cache --strategy hunks --timeout T
 --no-predict --no-resolve --no-keep-passing``). wynot's stderr and JSON go to
 ``DIR/logs/``; a run past --wall-limit seconds is killed and shown as hung.
 
-Columns: hunks; truth (size of the true minimal set); tests that ran
+Columns: hunks; truth (size of the true minimal set; "≤ n" where the minimum
+is not proven and n is the smallest failing set known); tests that ran
 (premise, search, labels, verification); unresolved among them; answer
 size; exact (the answer is the true minimal set); ``<= truth+1``; the bound
 4*ceil(log2 hunks) + answer size and whether the tests met it; wall time.
@@ -55,8 +56,10 @@ C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
 ALL = [*NAMELINK, *PYTHON, *C]
 
 
-def prepare(name: str, workdir: Path, mirrors: Path) -> tuple[Path, list[str], list[list[str]]]:
-    """Build (or reuse) the case: its repository, test command and true minimal sets."""
+def prepare(name: str, workdir: Path,
+            mirrors: Path) -> tuple[Path, list[str], list[list[str]], bool]:
+    """Build (or reuse) the case: repository, test command, true minimal sets, and
+    whether the minimum is proven (False: the smallest failing set known)."""
     repo = workdir / name
     if name in NAMELINK:
         import generate  # benchmarks/namelink/generate.py
@@ -64,18 +67,18 @@ def prepare(name: str, workdir: Path, mirrors: Path) -> tuple[Path, list[str], l
         if not (repo / ".git").exists():
             generate.generate(repo, NAMELINK[name], seed=1)
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        return repo, meta["test_command"], [meta["cause"]]
+        return repo, meta["test_command"], [meta["cause"]], True
     if name in PYTHON:
         case = rc.load_case(name)
         if not (repo / ".git").exists():
             rc.build_case(name, repo)
-        return repo, rc.TEST_COMMAND, [case["ground_truth"]]
+        return repo, rc.TEST_COMMAND, [case["ground_truth"]], True
     case = ccases.load_case(name)
     if not (repo / ".git").exists():
         mirror = mirrors / case["project"].replace("/", "+") / "repo"
         ccases.build_case(name, repo, mirror)
     truths = [case["ground_truth"], *case.get("ground_truth_alternatives", [])]
-    return repo, ccases.TEST_COMMAND, truths
+    return repo, ccases.TEST_COMMAND, truths, case.get("ground_truth_proven", True)
 
 
 COLUMNS = ["case", "mode", "hunks", "truth", "exit", "tests", "unresolved", "answer", "exact",
@@ -84,12 +87,13 @@ COLUMNS = ["case", "mode", "hunks", "truth", "exit", "tests", "unresolved", "ans
 
 def cells(row: dict) -> list[str]:
     yn = wynotrun.yn
+    truth = str(row["truth"]) if row.get("truth_proven", True) else f"≤{row['truth']}"
     if "tests" not in row:
         what = "hung" if row.get("hung") else "crashed"
-        return [row["case"], row["mode"], str(row["hunks"]), str(row["truth"]),
+        return [row["case"], row["mode"], str(row["hunks"]), truth,
                 f"{row['exit']} ({what})", "-", "-", "-", "-", "NO", "-", "NO",
                 f"{row['wall']:.0f}"]
-    return [row["case"], row["mode"], str(row["hunks"]), str(row["truth"]), str(row["exit"]),
+    return [row["case"], row["mode"], str(row["hunks"]), truth, str(row["exit"]),
             str(row["tests"]), str(row["unresolved"]), str(row["answer_size"]), yn(row["exact"]),
             yn(row["within_truth_plus_1"]), str(row["tests_bound"]),
             yn(row["within_tests_bound"]), f"{row['wall']:.0f}"]
@@ -108,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mirrors", type=Path, default=ccases.MIRRORS)
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json-out", type=Path)
+    ap.add_argument("--rescore", type=Path, metavar="JSON",
+                    help="run nothing: score the rows of an earlier --json-out against the "
+                         "current ground truths and print the table")
     args = ap.parse_args(argv)
     names = [n for n in args.cases.split(",") if n]
     unknown = [n for n in names if n not in ALL]
@@ -115,10 +122,18 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown cases {unknown}; known: {', '.join(ALL)}")
     workdir = args.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
+    if args.rescore:
+        rows = [r for r in json.loads(args.rescore.read_text(encoding="utf-8"))
+                if r["case"] in names]
+        for row in rows:
+            _, _, truths, proven = prepare(row["case"], workdir, args.mirrors)
+            wynotrun.rescore(row, truths)["truth_proven"] = proven
+        print(wynotrun.render([cells(r) for r in rows], COLUMNS, args.markdown))
+        return 0
     rows: list[dict] = []
     for name in names:
         t0 = time.monotonic()
-        repo, command, truths = prepare(name, workdir, args.mirrors)
+        repo, command, truths, proven = prepare(name, workdir, args.mirrors)
         hunks = rc.count_hunk_headers(rc.diff_bytes(repo))
         print(f"compare: {name}: {hunks} hunks, ready in {time.monotonic() - t0:.0f} s",
               file=sys.stderr, flush=True)
@@ -128,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                                      wall_limit=args.wall_limit, log_dir=workdir / "logs",
                                      name=name, strategy="hunks")
             row = wynotrun.score(run, case=name, mode=mode, hunks=hunks, truth=truths)
+            row["truth_proven"] = proven
             rows.append(row)
             print(f"compare: {name} [{mode}] exit {row['exit']}, {row.get('tests', '-')} tests, "
                   f"{row['wall']} s, answer {row.get('answer_size', '-')}"

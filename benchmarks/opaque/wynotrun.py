@@ -79,8 +79,8 @@ def run_wynot(wynot: list[str], repo: Path, command: list[str], mode: str, *, ma
 
 def score(run: dict, *, case: str, mode: str, hunks: int, truth: list[list[str]]) -> dict:
     """One table row from a run and the true minimal sets (each a list of labels)."""
-    size = min(len(t) for t in truth)
-    row = {"case": case, "mode": mode, "hunks": hunks, "truth": size, "exit": run["exit"],
+    row = {"case": case, "mode": mode, "hunks": hunks, "truth": min(len(t) for t in truth),
+           "exit": run["exit"],
            "wall": run["wall"], "command": run["command"], "stderr_log": run["stderr_log"],
            "hung": run["hung"]}
     rep = run["report"]
@@ -92,19 +92,30 @@ def score(run: dict, *, case: str, mode: str, hunks: int, truth: list[list[str]]
     ran = [t for t in rep.get("tests", []) if t.get("ran")]
     answer = [c["label"] for c in rep.get("changes", [])]
     roles = {c["label"]: c.get("role") for c in rep.get("changes", [])}
-    tests = len(ran)
     row.update(
-        tests=tests,
+        tests=len(ran),
         unresolved=sum(1 for t in ran if t.get("outcome") == "unresolved"),
         phases={p: sum(1 for t in ran if t.get("phase") == p)
                 for p in sorted({str(t.get("phase")) for t in ran})},
         answer=answer, roles=roles, answer_size=len(answer),
+        verified=rep.get("verified"), minimal=rep.get("minimal"), summary=rep.get("summary"),
+    )
+    return rescore(row, truth)
+
+
+def rescore(row: dict, truth: list[list[str]]) -> dict:
+    """Set the columns that compare a scored row's answer with ``truth``."""
+    size = min(len(t) for t in truth)
+    row["truth"] = size
+    if "answer" not in row:
+        return row
+    answer = row["answer"]
+    row.update(
         exact=any(set(answer) == set(t) for t in truth),
         contains_truth=any(set(t) <= set(answer) for t in truth),
         within_truth_plus_1=bool(answer) and len(answer) <= size + 1,
-        within_tests_bound=tests <= tests_bound(hunks, len(answer)),
-        tests_bound=tests_bound(hunks, len(answer)),
-        verified=rep.get("verified"), minimal=rep.get("minimal"), summary=rep.get("summary"),
+        within_tests_bound=row["tests"] <= tests_bound(row["hunks"], len(answer)),
+        tests_bound=tests_bound(row["hunks"], len(answer)),
     )
     return row
 
