@@ -1,0 +1,167 @@
+"""Clusters by change: hunks linked by the identifiers they change, in any language (pure).
+
+Every change has a :class:`~wynot.analysis.lexical.TokenChange`: the
+identifiers (names, and words of string literals) that leave its lines and
+that arrive on them. Three patterns link changes whatever the language:
+
+* *respelling*: ``a`` leaves and ``b`` arrives at the same place of a
+  token-level diff of one change (``f0`` -> ``f0_v2``, also inside
+  ``"pkg.m3:f0"``); every change that loses ``a`` and gains ``b`` is linked
+  to it (the definition, its callers, a table of names);
+* *move*: a definition of ``t`` leaves one change and a definition of ``t``
+  arrives in another (a function moved to another file);
+* *new* or *removed name*: ``t`` existed nowhere on the GOOD side of the
+  diff's files, arrives in several changes and is defined in one of them (a
+  new helper and its first users); or the same the other way round (a helper
+  and its last users deleted).
+
+Rarity decides what counts: a token that changes in more than
+:func:`link_limit` changes, or that is common in the diff's files where they
+do not change, links nothing. No keyword lists: tokens are what the lexer
+calls identifiers and strings (:mod:`wynot.analysis.treesitter`).
+
+Linked changes form a :class:`Cluster` (connected components of the links).
+:mod:`wynot.analysis.model` turns each into ties, so that the search keeps it
+together as a unit and predicts the configurations that split it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from wynot.analysis.lexical import TokenChange
+
+MIN_LINK_LIMIT = 8  # a token may link this many changes in any diff
+LINK_SHARE = 0.02  # ... or this share of the changes, in a large diff
+MAX_MOVERS = 3  # a name defined or undefined by more changes than this is no move
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """Changes that one edit spread over the diff, and the tokens that link them."""
+
+    members: frozenset[int]
+    reasons: tuple[str, ...]  # "f0 -> f0_v2", "move parse", "new helper", "removed helper"
+
+
+def link_limit(changes: int) -> int:
+    """How many changes one token may link in a diff of ``changes`` changes."""
+    return max(MIN_LINK_LIMIT, int(changes * LINK_SHARE))
+
+
+Counts = Callable[[Iterable[str]], Mapping[str, int]]
+
+
+def find_clusters(changes: Mapping[int, TokenChange], good_counts: Counts,
+                  bad_counts: Counts) -> list[Cluster]:
+    """The clusters among ``changes`` (change id -> its token change).
+
+    ``good_counts(tokens)`` says how often each of ``tokens`` occurs on the
+    GOOD side of the diff's files, ``bad_counts`` on the BAD side; they are
+    asked only about the few candidate tokens.
+    """
+    limit = link_limit(len(changes))
+    leaving: dict[str, list[int]] = {}
+    arriving: dict[str, list[int]] = {}
+    for cid in sorted(changes):
+        change = changes[cid]
+        for token in change.left:
+            leaving.setdefault(token, []).append(cid)
+        for token in change.arrived:
+            arriving.setdefault(token, []).append(cid)
+    links = [*_respellings(changes, arriving, limit, good_counts),
+             *_moves(changes, leaving, arriving, limit),
+             *_new_names(changes, arriving, limit, good_counts, "new"),
+             *_new_names(changes, leaving, limit, bad_counts, "removed")]
+    return _components(links)
+
+
+Link = tuple[frozenset[int], str]
+
+
+def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list[int]],
+                 limit: int, good_counts: Counts) -> list[Link]:
+    """Changes that lose ``a`` and gain ``b``, for each respelling ``a -> b`` seen."""
+    pairs = {pair for change in changes.values() for pair in change.respelled
+             if len(arriving[pair[1]]) <= limit}
+    common = good_counts({b for _, b in pairs})
+    links: list[Link] = []
+    for a, b in sorted(pairs):
+        if common.get(b, 0) > limit:
+            continue
+        members = frozenset(cid for cid in arriving[b] if a in changes[cid].left)
+        if len(members) > 1:
+            links.append((members, f"{a} -> {b}"))
+    return links
+
+
+def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
+           arriving: Mapping[str, list[int]], limit: int) -> list[Link]:
+    """A definition that leaves some changes and arrives in others."""
+    undefiners: dict[str, list[int]] = {}
+    definers: dict[str, list[int]] = {}
+    for cid in sorted(changes):
+        for token in changes[cid].undefined:
+            undefiners.setdefault(token, []).append(cid)
+        for token in changes[cid].defined:
+            definers.setdefault(token, []).append(cid)
+    links: list[Link] = []
+    for token, gone in undefiners.items():
+        come = definers.get(token, [])
+        if (come and len(gone) <= MAX_MOVERS and len(come) <= MAX_MOVERS
+                and len(leaving.get(token, ())) + len(arriving.get(token, ())) <= limit):
+            links.append((frozenset(gone) | frozenset(come), f"move {token}"))
+    return links
+
+
+def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int]],
+               limit: int, counts: Counts, word: str) -> list[Link]:
+    """A name absent from the other side that several changes add (or drop), one of
+    them its definition: the new helper and its first users (or the last ones)."""
+    new = word == "new"
+    candidates = [t for t, ids in moving.items() if 1 < len(ids) <= limit
+                  and any(t in (changes[c].defined if new else changes[c].undefined)
+                          for c in ids)]
+    found = counts(candidates)
+    return [(frozenset(moving[t]), f"{word} {t}") for t in sorted(candidates)
+            if found.get(t, 0) == 0]
+
+
+def _components(links: list[Link]) -> list[Cluster]:
+    """Connected components of the links, each with the reasons that made it."""
+    parent: dict[int, int] = {}
+
+    def find(i: int) -> int:
+        parent.setdefault(i, i)
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for members, _ in links:
+        first, *rest = sorted(members)
+        for other in rest:
+            a, b = find(first), find(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: dict[int, set[int]] = {}
+    reasons: dict[int, list[str]] = {}
+    for members, reason in links:
+        root = find(min(members))
+        groups.setdefault(root, set()).update(members)
+        reasons.setdefault(root, []).append(reason)
+    return [Cluster(frozenset(groups[root]), tuple(reasons[root])) for root in sorted(groups)]
+
+
+def word_counts(texts: Iterable[bytes], words: Iterable[str],
+                split: Callable[[bytes], list[bytes]]) -> dict[str, int]:
+    """How often each of ``words`` occurs among the words ``split`` finds in ``texts``."""
+    wanted = {w.encode() for w in words}
+    if not wanted:
+        return {}
+    counter: Counter[bytes] = Counter()
+    for text in texts:
+        counter.update(w for w in split(text) if w in wanted)
+    return {w.decode(): n for w, n in counter.items()}

@@ -1,0 +1,123 @@
+"""The analysis of a whole diff as one value, computed once (pure).
+
+:func:`analyse` reads every file side once (:func:`~wynot.analysis.symbols.
+analyse_file`), then every change: its symbols (line scan and Python
+``ast``), its enclosing function or class, and its token change (tree-sitter
+tokens of its two sides). From the token changes it finds the clusters by
+change (:mod:`wynot.analysis.clusters`). :class:`Analysis` holds no syntax
+tree, so it can be kept between runs (pickled) and handed to the search
+plan, the oracle and resolution.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from wynot.analysis.clusters import Cluster, find_clusters, word_counts
+from wynot.analysis.depends import Dependencies, derive
+from wynot.analysis.lexical import (
+    NO_TOKEN_CHANGE,
+    TokenChange,
+    leading_context,
+    sides,
+    token_change,
+)
+from wynot.analysis.symbols import (
+    FileAnalysis,
+    FileSymbols,
+    Symbols,
+    analyse_file,
+    change_symbols,
+)
+from wynot.analysis.treesitter import tokens
+from wynot.changes import Change, ChangeKind, Diff, FileDiff
+
+_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the diff says about its changes, by change id."""
+
+    files: tuple[FileAnalysis, ...]  # by file index
+    symbols: Mapping[int, Symbols]
+    enclosing: Mapping[int, str]  # the function or class a hunk sits in ('' if none)
+    tokens: Mapping[int, TokenChange]
+    clusters: tuple[Cluster, ...]
+    file_of: Mapping[int, int]  # change id -> file index
+
+    def file_symbols(self) -> dict[int, FileSymbols]:
+        """Each change's file's imports, for :func:`~wynot.analysis.depends.derive`."""
+        return {cid: self.files[index].symbols for cid, index in self.file_of.items()}
+
+    def scopes(self) -> dict[int, str]:
+        """Each change's file and enclosing function (``3:Parser.parse``; '' if none)."""
+        return {cid: f"{self.file_of[cid]}:{name}" if name else ""
+                for cid, name in self.enclosing.items()}
+
+    def dependencies(self) -> Dependencies:
+        """The derived dependencies, and each cluster tied into one unit."""
+        deps = derive(self.symbols, self.file_symbols())
+        for cluster in self.clusters:
+            deps.add_cluster(cluster)
+        return deps
+
+
+def analyse(diff: Diff) -> Analysis:
+    """Analyse every file and change of ``diff`` (each file side parsed once)."""
+    files = tuple(analyse_file(fd) for fd in diff.files)
+    symbols: dict[int, Symbols] = {}
+    enclosing: dict[int, str] = {}
+    changed: dict[int, TokenChange] = {}
+    for change in diff.changes:
+        fd, fa = diff.files[change.file], files[change.file]
+        symbols[change.id] = change_symbols(change, fd, fa)
+        enclosing[change.id] = enclosing_scope(change, fa)
+        if fa.language is not None:
+            changed[change.id] = _token_change(change, fd, fa.language)
+    coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
+
+    def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
+        def count(words: Iterable[str]) -> dict[str, int]:
+            states = (getattr(fd, side) for fd in coded)
+            return word_counts((s.data for s in states if s is not None), words,
+                               _WORDS.findall)
+        return count
+
+    clusters = find_clusters(changed, counts("old"), counts("new"))
+    return Analysis(files=files, symbols=symbols, enclosing=enclosing,
+                    tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
+                    clusters=tuple(clusters), file_of={c.id: c.file for c in diff.changes})
+
+
+def enclosing_scope(change: Change, fa: FileAnalysis) -> str:
+    """The function or class a hunk sits in, or '' for whole-file changes.
+
+    From the file's syntax where it was read (Python's ``ast``, tree-sitter),
+    else from git's hunk header.
+    """
+    if change.hunk is None:
+        return ""
+    if fa.scopes is None:
+        return change.hunk.header.strip()
+    first_changed = change.hunk.old_start + leading_context(change.hunk.text)
+    inside = [name for start, end, name in fa.scopes if start <= first_changed <= end]
+    return inside[-1] if inside else ""
+
+
+def _token_change(change: Change, fd: FileDiff, language: str) -> TokenChange:
+    """The tokens a change removes and adds, read by the file's tree-sitter grammar."""
+    if change.hunk is not None:
+        removed, added = sides(change, fd)
+        old_text, new_text = "\n".join(removed).encode(), "\n".join(added).encode()
+    elif change.kind is ChangeKind.ADD and fd.new is not None:
+        old_text, new_text = b"", fd.new.data
+    elif change.kind is ChangeKind.DELETE and fd.old is not None:
+        old_text, new_text = fd.old.data, b""
+    else:
+        return NO_TOKEN_CHANGE
+    old, new = tokens(language, old_text), tokens(language, new_text)
+    return token_change(old.sequence, new.sequence, old_defined=old.defined,
+                        new_defined=new.defined)

@@ -1,0 +1,202 @@
+"""Syntax of C, C++, Java, JavaScript, TypeScript, Go, Rust and Python, by tree-sitter.
+
+Each language's grammar comes from its prebuilt wheel (``tree-sitter-c``, ...).
+A grammar that is not installed, or a tree-sitter that cannot load it, makes
+:func:`language_for` answer None for its files: the analysis then reads
+those files with the line scan of :mod:`wynot.analysis.lexical` only.
+
+What is read here, generically over the grammars' node types:
+
+* *tokens* (:func:`tokens`): the named leaves whose type is an identifier of
+  some kind (``identifier``, ``field_identifier``, ``type_identifier``...),
+  and the words inside string literals; keywords, operators, numbers and
+  comments are not tokens;
+* *definitions*: the name of a declaration (the ``name`` field of its node,
+  or the ``declarator`` of a C function or variable);
+* *scopes* (:func:`scopes`): the functions, methods and types of a file,
+  with their line spans, for grouping by enclosing function.
+
+Pure: nothing here reads files or runs programs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from wynot.analysis.lexical import suffix
+
+_EXTENSIONS = {
+    "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl"),
+    "java": (".java",),
+    "javascript": (".js", ".jsx", ".mjs", ".cjs"),
+    "typescript": (".ts", ".mts", ".cts"),
+    "tsx": (".tsx",),
+    "go": (".go",),
+    "rust": (".rs",),
+    "python": (".py", ".pyi", ".pyw"),
+}
+_BY_SUFFIX = {ext: language for language, exts in _EXTENSIONS.items() for ext in exts}
+# (module, function) that gives each language's grammar.
+_GRAMMARS = {
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "python": ("tree_sitter_python", "language"),
+}
+# Node types that are scopes for grouping (named by their ``name`` field, a C
+# function by its declarator).
+_SCOPES = frozenset({
+    "function_definition", "function_declaration", "method_declaration",
+    "constructor_declaration", "class_declaration", "interface_declaration",
+    "enum_declaration", "record_declaration", "method_definition",
+    "generator_function_declaration", "class_specifier", "struct_specifier",
+    "namespace_definition", "function_item", "impl_item", "trait_item", "mod_item",
+    "struct_item", "enum_item", "class_definition",
+})
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_SOURCE = 4_000_000  # bytes: larger sides are not parsed (generated code, data)
+
+Tree = Any  # tree_sitter.Tree; the package has no stubs
+
+
+def language_for(path: str) -> str | None:
+    """The tree-sitter language of a file by its extension; None if none is installed."""
+    language = _BY_SUFFIX.get(suffix(path))
+    return language if language is not None and _grammar(language) is not None else None
+
+
+def parse(language: str, source: bytes) -> Tree | None:
+    """The syntax tree of ``source`` (errors are recovered, not raised); None if the
+    language has no grammar here or the source is too large."""
+    grammar = _grammar(language)
+    if grammar is None or len(source) > MAX_SOURCE:
+        return None
+    return grammar.parser.parse(source)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    parser: Any
+    tokens: Any  # a tree_sitter.Query capturing identifier leaves and string contents
+    strings: frozenset[str]  # node types of string contents
+    scopes: Any  # a tree_sitter.Query capturing the nodes of _SCOPES
+    cursor: Callable[[Any], Any]
+
+
+@functools.cache
+def _grammar(language: str) -> _Grammar | None:
+    """The parser and token query of a language, or None if it cannot be loaded."""
+    if language not in _GRAMMARS:
+        return None
+    module, function = _GRAMMARS[language]
+    try:
+        ts = importlib.import_module("tree_sitter")
+        lang = ts.Language(getattr(importlib.import_module(module), function)())
+    except (ImportError, AttributeError, ValueError, TypeError):
+        return None
+    kinds = {lang.node_kind_for_id(i) for i in range(lang.node_kind_count)
+             if lang.node_kind_is_named(i) and lang.node_kind_is_visible(i)}
+    names = {k for k in kinds if k.endswith("identifier")
+             and not k.startswith(("scoped_", "qualified_", "nested_"))}
+    strings = {k for k in kinds if ("string" in k and k.endswith(("_content", "_fragment")))
+               or k == "system_lib_string"}
+    pattern = "[" + " ".join(f"({k})" for k in sorted(names | strings)) + "] @token"
+    scoping = "[" + " ".join(f"({k})" for k in sorted(_SCOPES & kinds)) + "] @scope"
+    return _Grammar(parser=ts.Parser(lang), tokens=ts.Query(lang, pattern),
+                    strings=frozenset(strings), scopes=ts.Query(lang, scoping),
+                    cursor=ts.QueryCursor)
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """The tokens of one text in order, and the names it declares."""
+
+    sequence: tuple[str, ...]
+    defined: frozenset[str]
+
+
+def tokens(language: str, text: bytes) -> Tokens:
+    """The identifier tokens and string-literal words of ``text``, in order.
+
+    ``text`` may be a fragment (a hunk's removed or added lines): the parser
+    recovers from what the fragment cuts off.
+    """
+    grammar = _grammar(language)
+    tree = parse(language, text)
+    if grammar is None or tree is None:
+        return Tokens((), frozenset())
+    nodes = grammar.cursor(grammar.tokens).captures(tree.root_node).get("token", [])
+    sequence: list[str] = []
+    defined: set[str] = set()
+    for node in sorted(nodes, key=lambda n: n.start_byte):
+        word = node.text.decode("utf-8", errors="replace")
+        if node.type in grammar.strings:
+            sequence.extend(_WORD.findall(word))
+        elif node.child_count == 0:
+            sequence.append(word)
+            if _declares(node):
+                defined.add(word)
+    return Tokens(tuple(sequence), frozenset(defined))
+
+
+_DECLARATORS = frozenset({"function_declarator", "init_declarator", "type_definition",
+                          "pointer_declarator", "array_declarator"})
+
+
+def _declares(node: Any) -> bool:
+    """Whether an identifier leaf is the name a declaration introduces."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.child_by_field_name("name") == node:
+        return True
+    return parent.type in _DECLARATORS and parent.child_by_field_name("declarator") == node
+
+
+Scope = tuple[int, int, str]  # (first line, last line, dotted name), 1-based
+
+
+def scopes(language: str, source: bytes) -> list[Scope] | None:
+    """Functions, methods and types of a file, outer before inner; None if not parsed."""
+    grammar = _grammar(language)
+    tree = parse(language, source)
+    if grammar is None or tree is None:
+        return None
+    nodes = grammar.cursor(grammar.scopes).captures(tree.root_node).get("scope", [])
+    found: list[Scope] = []
+    open_scopes: list[tuple[int, str]] = []  # (end byte, dotted name) of enclosing scopes
+    for node in sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)):
+        while open_scopes and open_scopes[-1][0] <= node.start_byte:
+            open_scopes.pop()
+        name = _scope_name(node)
+        if not name:
+            continue
+        dotted = f"{open_scopes[-1][1]}.{name}" if open_scopes else name
+        found.append((node.start_point[0] + 1, node.end_point[0] + 1, dotted))
+        open_scopes.append((node.end_byte, dotted))
+    return found
+
+
+def _scope_name(node: Any) -> str:
+    """The name of a function, type or impl block ('' if it has none)."""
+    named = node.child_by_field_name("name")
+    if named is None and node.type == "impl_item":  # Rust: impl Parser { ... }
+        named = node.child_by_field_name("type")
+    declarator = node.child_by_field_name("declarator")
+    while named is None and declarator is not None:  # C: int *f(void) -> f
+        inner = declarator.child_by_field_name("declarator")
+        if inner is None:
+            named = declarator
+        declarator = inner
+    return named.text.decode("utf-8", errors="replace") if named is not None else ""
