@@ -7,13 +7,17 @@ that arrive on them. Three patterns link changes whatever the language:
 * *respelling*: ``a`` leaves and ``b`` arrives at the same place of a
   token-level diff of one change (``f0`` -> ``f0_v2``, also inside
   ``"pkg.m3:f0"``); every change that loses ``a`` and gains ``b`` is linked
-  to it (the definition, its callers, a table of names);
+  to it (the definition, its callers, a table of names), provided one of
+  them respells the declaration (the same edit of a call to a library
+  function in many places, ``lower()`` -> ``casefold()``, links nothing);
 * *move*: a definition of ``t`` leaves one change and a definition of ``t``
   arrives in another (a function moved to another file);
 * *new* or *removed name*: ``t`` existed nowhere on the GOOD side of the
-  diff's files, arrives in several changes and is defined in one of them (a
-  new helper and its first users); or the same the other way round (a helper
-  and its last users deleted).
+  diff's files, arrives in several changes and is declared in one or two of
+  them (a new helper and its first users; a C prototype and its
+  definition); or the same the other way round (a helper and its last users
+  deleted). A name declared in more places (a parameter several functions
+  gain) says nothing about which changes belong together.
 
 Rarity decides what counts: a token that changes in more than
 :func:`link_limit` changes, or that is common in the diff's files where they
@@ -36,6 +40,7 @@ from wynot.analysis.lexical import TokenChange
 MIN_LINK_LIMIT = 8  # a token may link this many changes in any diff
 LINK_SHARE = 0.02  # ... or this share of the changes, in a large diff
 MAX_MOVERS = 3  # a name defined or undefined by more changes than this is no move
+MAX_DECLARERS = 2  # a new name declared by more changes (a parameter name) is no helper
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +97,8 @@ def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list
         if common.get(b, 0) > limit:
             continue
         members = frozenset(cid for cid in arriving[b] if a in changes[cid].left)
-        if len(members) > 1:
+        declared = any(b in changes[c].defined or a in changes[c].undefined for c in members)
+        if len(members) > 1 and declared:
             links.append((members, f"{a} -> {b}"))
     return links
 
@@ -122,8 +128,8 @@ def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int
     them its definition: the new helper and its first users (or the last ones)."""
     new = word == "new"
     candidates = [t for t, ids in moving.items() if 1 < len(ids) <= limit
-                  and any(t in (changes[c].defined if new else changes[c].undefined)
-                          for c in ids)]
+                  and 0 < sum(t in (changes[c].defined if new else changes[c].undefined)
+                              for c in ids) <= MAX_DECLARERS]
     found = counts(candidates)
     return [(frozenset(moving[t]), f"{word} {t}") for t in sorted(candidates)
             if found.get(t, 0) == 0]

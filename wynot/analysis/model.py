@@ -20,6 +20,7 @@ from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.lexical import (
     NO_TOKEN_CHANGE,
     TokenChange,
+    changed_lines,
     leading_context,
     sides,
     token_change,
@@ -31,7 +32,7 @@ from wynot.analysis.symbols import (
     analyse_file,
     change_symbols,
 )
-from wynot.analysis.treesitter import tokens
+from wynot.analysis.treesitter import Outline, tokens
 from wynot.changes import Change, ChangeKind, Diff, FileDiff
 
 _WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -76,7 +77,7 @@ def analyse(diff: Diff) -> Analysis:
         symbols[change.id] = change_symbols(change, fd, fa)
         enclosing[change.id] = enclosing_scope(change, fa)
         if fa.language is not None:
-            changed[change.id] = _token_change(change, fd, fa.language)
+            changed[change.id] = _token_change(change, fd, fa, symbols[change.id])
     coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
 
     def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
@@ -107,17 +108,37 @@ def enclosing_scope(change: Change, fa: FileAnalysis) -> str:
     return inside[-1] if inside else ""
 
 
-def _token_change(change: Change, fd: FileDiff, language: str) -> TokenChange:
-    """The tokens a change removes and adds, read by the file's tree-sitter grammar."""
+def _token_change(change: Change, fd: FileDiff, fa: FileAnalysis, sym: Symbols) -> TokenChange:
+    """The tokens a change removes and adds, read by the file's tree-sitter grammar.
+
+    Declarations on a hunk's lines come from the whole side's syntax (a
+    hunk's lines alone may cut a function's header from its body), from the
+    line scan in Python files.
+    """
+    assert fa.language is not None
     if change.hunk is not None:
         removed, added = sides(change, fd)
-        old_text, new_text = "\n".join(removed).encode(), "\n".join(added).encode()
-    elif change.kind is ChangeKind.ADD and fd.new is not None:
-        old_text, new_text = b"", fd.new.data
+        old = tokens(fa.language, "\n".join(removed).encode())
+        new = tokens(fa.language, "\n".join(added).encode())
+        old_defined, new_defined = old.defined, new.defined
+        if fa.language == "python":
+            old_defined, new_defined = sym.undefined, sym.defined
+        elif fa.outline_old is not None and fa.outline_new is not None:
+            old_lines, new_lines = changed_lines(change.hunk.text, change.hunk.old_start,
+                                                 change.hunk.new_start)
+            old_defined = _declared_on(fa.outline_old, old_lines)
+            new_defined = _declared_on(fa.outline_new, new_lines)
+        return token_change(old.sequence, new.sequence, old_defined=old_defined,
+                            new_defined=new_defined)
+    if change.kind is ChangeKind.ADD and fd.new is not None:
+        old, new = tokens(fa.language, b""), tokens(fa.language, fd.new.data)
     elif change.kind is ChangeKind.DELETE and fd.old is not None:
-        old_text, new_text = fd.old.data, b""
+        old, new = tokens(fa.language, fd.old.data), tokens(fa.language, b"")
     else:
         return NO_TOKEN_CHANGE
-    old, new = tokens(language, old_text), tokens(language, new_text)
     return token_change(old.sequence, new.sequence, old_defined=old.defined,
                         new_defined=new.defined)
+
+
+def _declared_on(side: Outline, lines: set[int]) -> frozenset[str]:
+    return frozenset(name for n in lines for name in side.declared.get(n, ()))

@@ -128,6 +128,7 @@ def _walk_names(tree: ast.Module) -> tuple[dict[int, set[tuple[str, str, bool]]]
     members: dict[str, set[str]] = {}
     found: list[Scope] = []
     scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+    statements = ast.stmt | ast.excepthandler | ast.match_case
 
     def visit(node: ast.AST, prefix: str, owner: str = "", nested: bool = False) -> None:
         """``nested``: ``node`` is inside a statement (a def in an ``if`` is no scope
@@ -153,7 +154,7 @@ def _walk_names(tree: ast.Module) -> tuple[dict[int, set[tuple[str, str, bool]]]
                             uses.setdefault(target.lineno, set()).add((key, target.id, True))
                 visit(child, f"{prefix}{child.name}.", key, nested)
                 bound[key] = frozenset(members.pop(key))
-            else:
+            elif isinstance(child, statements):  # a def is a statement: skip expressions
                 visit(child, prefix, owner, True)
 
     def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, owner: str,

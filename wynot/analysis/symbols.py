@@ -37,8 +37,7 @@ from wynot.analysis.python import (
     hunk_shapes,
     hunk_signatures,
 )
-from wynot.analysis.treesitter import language_for
-from wynot.analysis.treesitter import scopes as syntax_scopes
+from wynot.analysis.treesitter import Outline, language_for, outline
 from wynot.changes import Change, ChangeKind, FileDiff
 
 
@@ -144,6 +143,9 @@ class FileAnalysis:
     python_old: PythonSide | None = None
     python_new: PythonSide | None = None
     scopes: tuple[Scope, ...] | None = None
+    # tree-sitter's reading of each side (not for Python): declarations by line
+    outline_old: Outline | None = None
+    outline_new: Outline | None = None
 
 
 def analyse_file(fd: FileDiff) -> FileAnalysis:
@@ -154,14 +156,14 @@ def analyse_file(fd: FileDiff) -> FileAnalysis:
             and fd.new is not None and any(c.hunk is not None for c in fd.changes)):
         old = analyse_python(fd.old.data)
         new = analyse_python(fd.new.data) if old is not None else None
-    found: list[Scope] | None = None
-    if old is not None:
-        found = old.scopes
-    elif language is not None and language != "python" and fd.old is not None and any(
-            c.hunk is not None for c in fd.changes):
-        found = syntax_scopes(language, fd.old.data)
+    outline_old = outline_new = None
+    if (language is not None and language != "python" and fd.old is not None
+            and fd.new is not None and any(c.hunk is not None for c in fd.changes)):
+        outline_old, outline_new = outline(language, fd.old.data), outline(language, fd.new.data)
+    found = old.scopes if old is not None else outline_old.scopes if outline_old else None
     return FileAnalysis(index=fd.index, language=language, symbols=file_symbols(fd),
-                        python_old=old, python_new=new if new is not None else None,
+                        python_old=old, python_new=new, outline_old=outline_old,
+                        outline_new=outline_new,
                         scopes=tuple(found) if found is not None else None)
 
 

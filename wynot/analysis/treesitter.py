@@ -13,8 +13,9 @@ What is read here, generically over the grammars' node types:
   comments are not tokens;
 * *definitions*: the name of a declaration (the ``name`` field of its node,
   or the ``declarator`` of a C function or variable);
-* *scopes* (:func:`scopes`): the functions, methods and types of a file,
-  with their line spans, for grouping by enclosing function.
+* *outline* (:func:`outline`): the functions, methods and types of a file
+  side with their line spans, for grouping by enclosing function, and its
+  declarations by line.
 
 Pure: nothing here reads files or runs programs.
 """
@@ -91,6 +92,7 @@ class _Grammar:
     tokens: Any  # a tree_sitter.Query capturing identifier leaves and string contents
     strings: frozenset[str]  # node types of string contents
     scopes: Any  # a tree_sitter.Query capturing the nodes of _SCOPES
+    definitions: Any  # a tree_sitter.Query capturing the names declarations introduce
     cursor: Callable[[Any], Any]
 
 
@@ -113,9 +115,32 @@ def _grammar(language: str) -> _Grammar | None:
                or k == "system_lib_string"}
     pattern = "[" + " ".join(f"({k})" for k in sorted(names | strings)) + "] @token"
     scoping = "[" + " ".join(f"({k})" for k in sorted(_SCOPES & kinds)) + "] @scope"
+    declaring = [p for p in _DEFINITION_PATTERNS if _compiles(ts, lang, p)]
     return _Grammar(parser=ts.Parser(lang), tokens=ts.Query(lang, pattern),
                     strings=frozenset(strings), scopes=ts.Query(lang, scoping),
-                    cursor=ts.QueryCursor)
+                    definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor)
+
+
+# The name a declaration introduces: its ``name`` field in most grammars, the
+# ``declarator`` of a C or C++ function, variable or typedef.
+_DEFINITION_PATTERNS = (
+    "(_ name: (_) @def) @declaration",
+    "(function_declarator declarator: (_) @def) @declaration",
+    "(init_declarator declarator: (_) @def) @declaration",
+    "(type_definition declarator: (_) @def) @declaration",
+    "(pointer_declarator declarator: (_) @def) @declaration",
+)
+# Nodes whose ``name`` field names something they use, not something they declare.
+_USES = ("invocation", "call", "access", "reference", "expression", "selector")
+
+
+def _compiles(ts: Any, lang: Any, pattern: str) -> bool:
+    """Whether a query pattern fits the grammar (its node types and fields exist)."""
+    try:
+        ts.Query(lang, pattern)
+    except Exception:  # tree_sitter.QueryError, or NameError-like errors of old releases
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,39 +161,43 @@ def tokens(language: str, text: bytes) -> Tokens:
     tree = parse(language, text)
     if grammar is None or tree is None:
         return Tokens((), frozenset())
-    nodes = grammar.cursor(grammar.tokens).captures(tree.root_node).get("token", [])
+    root = tree.root_node
+    nodes = grammar.cursor(grammar.tokens).captures(root).get("token", [])
     sequence: list[str] = []
-    defined: set[str] = set()
     for node in sorted(nodes, key=lambda n: n.start_byte):
-        word = node.text.decode("utf-8", errors="replace")
         if node.type in grammar.strings:
-            sequence.extend(_WORD.findall(word))
+            sequence.extend(_WORD.findall(node.text.decode("utf-8", errors="replace")))
         elif node.child_count == 0:
-            sequence.append(word)
-            if _declares(node):
-                defined.add(word)
-    return Tokens(tuple(sequence), frozenset(defined))
+            sequence.append(node.text.decode("utf-8", errors="replace"))
+    return Tokens(tuple(sequence), frozenset(name for _, name in _declared(grammar, root)))
 
 
-_DECLARATORS = frozenset({"function_declarator", "init_declarator", "type_definition",
-                          "pointer_declarator", "array_declarator"})
-
-
-def _declares(node: Any) -> bool:
-    """Whether an identifier leaf is the name a declaration introduces."""
-    parent = node.parent
-    if parent is None:
-        return False
-    if parent.child_by_field_name("name") == node:
-        return True
-    return parent.type in _DECLARATORS and parent.child_by_field_name("declarator") == node
+def _declared(grammar: _Grammar, root: Any) -> list[tuple[int, str]]:
+    """(line, name) of every name a declaration under ``root`` introduces."""
+    found: list[tuple[int, str]] = []
+    for _, match in grammar.cursor(grammar.definitions).matches(root):
+        (node,), (declaration,) = match["def"], match["declaration"]
+        if (node.child_count == 0 and node.type.endswith("identifier")
+                and not any(word in declaration.type for word in _USES)):
+            found.append((node.start_point[0] + 1, node.text.decode("utf-8", errors="replace")))
+    return found
 
 
 Scope = tuple[int, int, str]  # (first line, last line, dotted name), 1-based
 
 
-def scopes(language: str, source: bytes) -> list[Scope] | None:
-    """Functions, methods and types of a file, outer before inner; None if not parsed."""
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """One side of a file: its scopes, outer before inner, and the names declared
+    on each line."""
+
+    scopes: tuple[Scope, ...]
+    declared: dict[int, frozenset[str]]
+
+
+def outline(language: str, source: bytes) -> Outline | None:
+    """Parse a whole file side once: functions, methods and types with their line
+    spans, and declarations by line; None if not parsed."""
     grammar = _grammar(language)
     tree = parse(language, source)
     if grammar is None or tree is None:
@@ -185,7 +214,10 @@ def scopes(language: str, source: bytes) -> list[Scope] | None:
         dotted = f"{open_scopes[-1][1]}.{name}" if open_scopes else name
         found.append((node.start_point[0] + 1, node.end_point[0] + 1, dotted))
         open_scopes.append((node.end_byte, dotted))
-    return found
+    declared: dict[int, set[str]] = {}
+    for line, name in _declared(grammar, tree.root_node):
+        declared.setdefault(line, set()).add(name)
+    return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()})
 
 
 def _scope_name(node: Any) -> str:
