@@ -171,8 +171,8 @@ def test_tree_sitter_tokens_skip_keywords_and_comments_and_read_strings() -> Non
 def test_enclosing_function_comes_from_tree_sitter_for_c_and_java(make_repo) -> None:
     c_good = (b"static int helper(int a)\n{\n    int b = a;\n" + pad("    //", 6)
               + b"    return b;\n}\n")
-    java_good = (b"class Shop {\n    int total(int n) {\n        int t = n;\n" + pad("        //", 6)
-                 + b"        return t;\n    }\n}\n")
+    java_good = (b"class Shop {\n    int total(int n) {\n        int t = n;\n"
+                 + pad("        //", 6) + b"        return t;\n    }\n}\n")
     good = {"x.c": c_good, "Shop.java": java_good}
     bad = {"x.c": c_good.replace(b"return b;", b"return b + 1;"),
            "Shop.java": java_good.replace(b"return t;", b"return t * 2;")}
