@@ -77,7 +77,7 @@ def find_clusters(changes: Mapping[int, TokenChange], good_counts: Counts,
         for token in change.arrived:
             arriving.setdefault(token, []).append(cid)
     links = [*_respellings(changes, arriving, limit, good_counts),
-             *_moves(changes, leaving, arriving, limit),
+             *_moves(changes, leaving, arriving, limit, good_counts),
              *_new_names(changes, arriving, limit, good_counts, "new"),
              *_new_names(changes, leaving, limit, bad_counts, "removed")]
     return _components(links)
@@ -104,8 +104,9 @@ def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list
 
 
 def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
-           arriving: Mapping[str, list[int]], limit: int) -> list[Link]:
-    """A definition that leaves some changes and arrives in others."""
+           arriving: Mapping[str, list[int]], limit: int, good_counts: Counts) -> list[Link]:
+    """A definition of a name that is rare where nothing changes, leaving some
+    changes and arriving in others."""
     undefiners: dict[str, list[int]] = {}
     definers: dict[str, list[int]] = {}
     for cid in sorted(changes):
@@ -113,13 +114,13 @@ def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
             undefiners.setdefault(token, []).append(cid)
         for token in changes[cid].defined:
             definers.setdefault(token, []).append(cid)
-    links: list[Link] = []
-    for token, gone in undefiners.items():
-        come = definers.get(token, [])
-        if (come and len(gone) <= MAX_MOVERS and len(come) <= MAX_MOVERS
-                and len(leaving.get(token, ())) + len(arriving.get(token, ())) <= limit):
-            links.append((frozenset(gone) | frozenset(come), f"move {token}"))
-    return links
+    moved = {token: (gone, definers[token]) for token, gone in undefiners.items()
+             if token in definers and len(gone) <= MAX_MOVERS
+             and len(definers[token]) <= MAX_MOVERS
+             and len(leaving.get(token, ())) + len(arriving.get(token, ())) <= limit}
+    common = good_counts(moved)
+    return [(frozenset(gone) | frozenset(come), f"move {token}")
+            for token, (gone, come) in sorted(moved.items()) if common.get(token, 0) <= limit]
 
 
 def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int]],
