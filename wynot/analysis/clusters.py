@@ -57,10 +57,12 @@ def link_limit(changes: int) -> int:
 
 
 Counts = Callable[[Iterable[str]], Mapping[str, int]]
+# A change's file index and the parts of its path without suffix: src/parse.c -> (src, parse)
+Place = tuple[int, tuple[str, ...]]
 
 
-def find_clusters(changes: Mapping[int, TokenChange], good_counts: Counts,
-                  bad_counts: Counts) -> list[Cluster]:
+def find_clusters(changes: Mapping[int, TokenChange], places: Mapping[int, Place],
+                  good_counts: Counts, bad_counts: Counts) -> list[Cluster]:
     """The clusters among ``changes`` (change id -> its token change).
 
     ``good_counts(tokens)`` says how often each of ``tokens`` occurs on the
@@ -76,10 +78,13 @@ def find_clusters(changes: Mapping[int, TokenChange], good_counts: Counts,
             leaving.setdefault(token, []).append(cid)
         for token in change.arrived:
             arriving.setdefault(token, []).append(cid)
-    links = [*_respellings(changes, arriving, limit, good_counts),
+    respelled = {pair for change in changes.values() for pair in change.respelled}
+    links = [*_respellings(changes, arriving, limit, good_counts, places),
              *_moves(changes, leaving, arriving, limit, good_counts),
-             *_new_names(changes, arriving, limit, good_counts, "new"),
-             *_new_names(changes, leaving, limit, bad_counts, "removed")]
+             *_new_names(changes, arriving, limit, good_counts, "new",
+                         {b for _, b in respelled}),
+             *_new_names(changes, leaving, limit, bad_counts, "removed",
+                         {a for a, _ in respelled})]
     return _components(links)
 
 
@@ -87,20 +92,47 @@ Link = tuple[frozenset[int], str]
 
 
 def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list[int]],
-                 limit: int, good_counts: Counts) -> list[Link]:
-    """Changes that lose ``a`` and gain ``b``, for each respelling ``a -> b`` seen."""
-    pairs = {pair for change in changes.values() for pair in change.respelled
-             if len(arriving[pair[1]]) <= limit}
+                 limit: int, good_counts: Counts, places: Mapping[int, Place]) -> list[Link]:
+    """Changes that lose ``a`` and gain ``b``, for each respelling ``a -> b`` seen.
+
+    When declarations in several modules are respelled alike (``f0`` of two
+    modules both become ``f0_v2``), each module's declarations are linked
+    only to the changes in its files and to those that qualify the new name
+    by its module (the tokens before it: ``"pkg.m3", "f0_v2"``,
+    ``m3.f0_v2``). A C header and its source (``lib.h``, ``lib.c``) are one
+    module.
+    """
+    pairs = {pair for change in changes.values() for pair in change.respelled}
     common = good_counts({b for _, b in pairs})
     links: list[Link] = []
     for a, b in sorted(pairs):
         if common.get(b, 0) > limit:
             continue
-        members = frozenset(cid for cid in arriving[b] if a in changes[cid].left)
-        declared = any(b in changes[c].defined or a in changes[c].undefined for c in members)
-        if len(members) > 1 and declared:
-            links.append((members, f"{a} -> {b}"))
+        members = sorted(cid for cid in arriving[b] if a in changes[cid].left)
+        modules: dict[tuple[str, ...], set[int]] = {}  # declaring module -> its files
+        for c in members:
+            if b in changes[c].defined or a in changes[c].undefined:
+                modules.setdefault(places[c][1], set()).add(places[c][0])
+        if len(modules) == 1:
+            linked = [frozenset(members)]
+        else:
+            dirs = {part for c in members for part in places[c][1][:-1]}
+            linked = [frozenset(c for c in members if places[c][0] in files
+                                or any(_names(q, path, dirs)
+                                       for x, y, q in changes[c].qualifiers if (x, y) == (a, b)))
+                      for path, files in modules.items()]
+        links.extend((group, f"{a} -> {b}") for group in linked if 1 < len(group) <= limit)
     return links
+
+
+def _names(qualifier: str, path: tuple[str, ...], dirs: set[str]) -> bool:
+    """Whether the tokens before a name (``d1.m3``) name the module at ``path``:
+    the last one is its name, and the one before, if it is a directory of the
+    diff, its directory."""
+    words = qualifier.split(".")
+    if not path or words[-1] != path[-1]:
+        return False
+    return len(words) < 2 or len(path) < 2 or words[-2] == path[-2] or words[-2] not in dirs
 
 
 def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
@@ -124,11 +156,12 @@ def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
 
 
 def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int]],
-               limit: int, counts: Counts, word: str) -> list[Link]:
+               limit: int, counts: Counts, word: str, respelled: set[str]) -> list[Link]:
     """A name absent from the other side that several changes add (or drop), one of
-    them its definition: the new helper and its first users (or the last ones)."""
+    them its definition: the new helper and its first users (or the last ones).
+    Names that respellings explain are left to them."""
     new = word == "new"
-    candidates = [t for t, ids in moving.items() if 1 < len(ids) <= limit
+    candidates = [t for t, ids in moving.items() if 1 < len(ids) <= limit and t not in respelled
                   and 0 < sum(t in (changes[c].defined if new else changes[c].undefined)
                               for c in ids) <= MAX_DECLARERS]
     found = counts(candidates)

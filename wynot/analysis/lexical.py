@@ -238,13 +238,17 @@ class TokenChange:
     ``left``: tokens that occur fewer times on the BAD side than on the GOOD
     side; ``arrived``: more times. ``respelled``: (old, new) pairs that take
     each other's place in a token-level diff of the two sides (a rename at
-    that spot). ``defined``: tokens the BAD side defines (a function, type or
-    variable name in its declaration), ``undefined``: the GOOD side's.
+    that spot); ``qualifiers``: (old, new, the two tokens before the new one,
+    joined by a dot) for each respelling (``"pkg.d1.m3", "f0_v2"`` ->
+    ``d1.m3``: which module's ``f0`` was renamed). ``defined``: tokens the
+    BAD side defines (a function, type or variable name in its
+    declaration), ``undefined``: the GOOD side's.
     """
 
     left: frozenset[str] = frozenset()
     arrived: frozenset[str] = frozenset()
     respelled: frozenset[tuple[str, str]] = frozenset()
+    qualifiers: frozenset[tuple[str, str, str]] = frozenset()
     defined: frozenset[str] = frozenset()
     undefined: frozenset[str] = frozenset()
 
@@ -258,14 +262,17 @@ def token_change(old: Sequence[str], new: Sequence[str], *, old_defined: Iterabl
     old_count, new_count = Counter(old), Counter(new)
     left = frozenset(t for t, n in old_count.items() if n > new_count[t])
     arrived = frozenset(t for t, n in new_count.items() if n > old_count[t])
-    respelled: set[tuple[str, str]] = set()
+    qualifiers: set[tuple[str, str, str]] = set()
     if left and arrived:
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "replace" and i2 - i1 == j2 - j1:
-                respelled.update((a, b) for a, b in zip(old[i1:i2], new[j1:j2], strict=True)
-                                 if a != b and a in left and b in arrived)
+                qualifiers.update((a, new[j1 + k], ".".join(new[max(0, j1 + k - 2):j1 + k]))
+                                  for k, a in enumerate(old[i1:i2])
+                                  if a != new[j1 + k] and a in left and new[j1 + k] in arrived)
     defined, undefined = set(new_defined), set(old_defined)
-    return TokenChange(left=left, arrived=arrived, respelled=frozenset(respelled),
+    return TokenChange(left=left, arrived=arrived,
+                       respelled=frozenset((a, b) for a, b, _ in qualifiers),
+                       qualifiers=frozenset(qualifiers),
                        defined=frozenset(defined - undefined),
                        undefined=frozenset(undefined - defined))

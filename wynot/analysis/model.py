@@ -22,6 +22,7 @@ from wynot.analysis.lexical import (
     TokenChange,
     changed_lines,
     leading_context,
+    module_name,
     sides,
     token_change,
 )
@@ -87,7 +88,8 @@ def analyse(diff: Diff) -> Analysis:
                                _WORDS.findall)
         return count
 
-    clusters = find_clusters(changed, counts("old"), counts("new"))
+    places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
+    clusters = find_clusters(changed, places, counts("old"), counts("new"))
     return Analysis(files=files, symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
                     clusters=tuple(clusters), file_of={c.id: c.file for c in diff.changes})
@@ -138,6 +140,14 @@ def _token_change(change: Change, fd: FileDiff, fa: FileAnalysis, sym: Symbols) 
         return NO_TOKEN_CHANGE
     return token_change(old.sequence, new.sequence, old_defined=old.defined,
                         new_defined=new.defined)
+
+
+def _module_path(path: str) -> tuple[str, ...]:
+    """``pkg/d1/m3.py`` -> (pkg, d1, m3); a package's ``__init__`` by its directory."""
+    *dirs, name = path.split("/")
+    if name.startswith("__init__."):
+        return tuple(dirs)
+    return (*dirs, module_name(path) or name)
 
 
 def _declared_on(side: Outline, lines: set[int]) -> frozenset[str]:
