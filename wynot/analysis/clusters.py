@@ -8,8 +8,9 @@ that arrive on them. Three patterns link changes whatever the language:
   token-level diff of one change (``f0`` -> ``f0_v2``, also inside
   ``"pkg.m3:f0"``); every change that loses ``a`` and gains ``b`` is linked
   to it (the definition, its callers, a table of names), provided one of
-  them respells the declaration (the same edit of a call to a library
-  function in many places, ``lower()`` -> ``casefold()``, links nothing);
+  them respells the declaration itself, ``a`` declared on its GOOD side and
+  ``b`` on its BAD side (the same edit of a call to a library function in
+  many places, ``lower()`` -> ``casefold()``, links nothing);
 * *move*: a definition of ``t`` leaves one change and a definition of ``t``
   arrives in another (a function moved to another file);
 * *new* or *removed name*: ``t`` existed nowhere on the GOOD side of the
@@ -111,8 +112,10 @@ def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list
         members = sorted(cid for cid in arriving[b] if a in changes[cid].left)
         modules: dict[tuple[str, ...], set[int]] = {}  # declaring module -> its files
         for c in members:
-            if b in changes[c].defined or a in changes[c].undefined:
+            if b in changes[c].defined and a in changes[c].undefined:
                 modules.setdefault(places[c][1], set()).add(places[c][0])
+        if not modules:
+            continue
         if len(modules) == 1:
             linked = [frozenset(members)]
         else:
