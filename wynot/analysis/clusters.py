@@ -32,6 +32,7 @@ together as a unit and predicts the configurations that split it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -198,13 +199,13 @@ def _components(links: list[Link]) -> list[Cluster]:
     return [Cluster(frozenset(groups[root]), tuple(reasons[root])) for root in sorted(groups)]
 
 
-def word_counts(texts: Iterable[bytes], words: Iterable[str],
-                split: Callable[[bytes], list[bytes]]) -> dict[str, int]:
-    """How often each of ``words`` occurs among the words ``split`` finds in ``texts``."""
-    wanted = {w.encode() for w in words}
-    if not wanted:
-        return {}
+_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def word_counts(texts: Iterable[bytes]) -> Counter[bytes]:
+    """How often each identifier-like word occurs in ``texts`` (a rough count for
+    rarity: comments and strings included)."""
     counter: Counter[bytes] = Counter()
     for text in texts:
-        counter.update(w for w in split(text) if w in wanted)
-    return {w.decode(): n for w, n in counter.items()}
+        counter.update(_WORDS.findall(text))
+    return counter

@@ -11,7 +11,7 @@ plan, the oracle and resolution.
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -35,8 +35,6 @@ from wynot.analysis.symbols import (
 )
 from wynot.analysis.treesitter import Outline, tokens
 from wynot.changes import Change, ChangeKind, Diff, FileDiff
-
-_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -82,10 +80,16 @@ def analyse(diff: Diff) -> Analysis:
     coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
 
     def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
+        """How often words occur on one side of the code files (counted once, lazily)."""
+        counted: list[Counter[bytes]] = []
+
         def count(words: Iterable[str]) -> dict[str, int]:
-            states = (getattr(fd, side) for fd in coded)
-            return word_counts((s.data for s in states if s is not None), words,
-                               _WORDS.findall)
+            wanted = list(words)
+            if wanted and not counted:
+                states = (getattr(fd, side) for fd in coded)
+                counted.append(word_counts(s.data for s in states if s is not None))
+            return {w: counted[0][w.encode()] for w in wanted if counted and w.encode() in
+                    counted[0]}
         return count
 
     places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
