@@ -1,9 +1,10 @@
 """What Python's ``ast`` tells about one side of a file, and about a hunk (pure).
 
-:func:`analyse_python` parses one side of a Python file once and walks its
-tree twice: one walk (:func:`_walk_calls`) collects the parameters of every
-``def`` and the keywords of every call by line, and the signatures and call
-shapes (:class:`~wynot.analysis.calls.Shapes`); the other (:func:`_walk_names`)
+:func:`analyse_python` parses one side of a Python file once and walks the
+top-level statements around its hunks twice: one walk (:func:`_walk_calls`)
+collects the parameters of every ``def`` and the keywords of every call by
+line, and the signatures and call shapes
+(:class:`~wynot.analysis.calls.Shapes`); the other (:func:`_walk_names`)
 follows scopes: the names each function and class binds and where they are
 read, and each scope's line span for grouping. The result,
 :class:`PythonSide`, is a plain value (no syntax tree in it), so it can be
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wynot.analysis.calls import (
@@ -58,14 +60,31 @@ class PythonSide:
     scopes: list[Scope]  # every def and class, outer before inner
 
 
-def analyse_python(data: bytes) -> PythonSide | None:
-    """Parse once and read everything; None if the side does not parse."""
+def analyse_python(data: bytes,
+                   spans: Sequence[tuple[int, int]] | None = None) -> PythonSide | None:
+    """Parse once and read everything; None if the side does not parse.
+
+    ``spans``: (first, last) line ranges that will be asked about (the hunks
+    of this side); only the top-level statements that touch one are walked.
+    Everything a hunk's analysis reads lies in the statements around its
+    lines (its enclosing functions and classes).
+    """
     tree = python_tree(data)
     if tree is None:
         return None
+    if spans is not None:
+        tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
     params, keywords, found = _walk_calls(tree)
     uses, bound, scopes = _walk_names(tree)
     return PythonSide(params, keywords, found, uses, bound, scopes)
+
+
+def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether a statement (with its decorators) overlaps one of the line ranges."""
+    decorators = getattr(statement, "decorator_list", [])
+    first = min([statement.lineno, *(d.lineno for d in decorators)])
+    last = statement.end_lineno or statement.lineno
+    return any(start <= last and first <= end for start, end in spans)
 
 
 def shapes(tree: ast.Module) -> Shapes:

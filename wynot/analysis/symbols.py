@@ -152,13 +152,17 @@ def analyse_file(fd: FileDiff) -> FileAnalysis:
     """Read each side of ``fd`` once (parse, walk) for everything the analysis needs."""
     language = language_for(fd.old_path or fd.new_path or "")
     old = new = None
+    hunks = [c.hunk for c in fd.changes if c.hunk is not None]
     if (suffix(fd.old_path or "") in PYTHON_SUFFIXES and fd.old is not None
-            and fd.new is not None and any(c.hunk is not None for c in fd.changes)):
-        old = analyse_python(fd.old.data)
-        new = analyse_python(fd.new.data) if old is not None else None
+            and fd.new is not None and hunks):
+        # Each hunk's span, a line wider: a hunk that only adds names the line before.
+        old = analyse_python(fd.old.data, [(h.old_start - 1, h.old_start + h.old_len + 1)
+                                           for h in hunks])
+        new = analyse_python(fd.new.data, [(h.new_start - 1, h.new_start + h.new_len + 1)
+                                           for h in hunks]) if old is not None else None
     outline_old = outline_new = None
     if (language is not None and language != "python" and fd.old is not None
-            and fd.new is not None and any(c.hunk is not None for c in fd.changes)):
+            and fd.new is not None and hunks):
         outline_old, outline_new = outline(language, fd.old.data), outline(language, fd.new.data)
     found = old.scopes if old is not None else outline_old.scopes if outline_old else None
     return FileAnalysis(index=fd.index, language=language, symbols=file_symbols(fd),
