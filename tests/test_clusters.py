@@ -79,11 +79,15 @@ def test_a_java_helper_links_its_first_users(make_repo) -> None:
         "B.java": b"class B {\n    int b(int v) { return Util.clampValue(v); }\n}\n",
     }
     diff, analysis = analysed(make_repo("java"), good, bad)
-    helper = {hunk(diff, "Util.java", "clampValue"), hunk(diff, "A.java", "clampValue"),
-              hunk(diff, "B.java", "clampValue")}
-    assert cluster_with(analysis, min(helper)) == helper
-    assert "new clampValue" in next(c.reasons for c in analysis.clusters if c.members == helper)
-    assert cluster_with(analysis, hunk(diff, "A.java", "k = 2")) == frozenset()
+    helper = hunk(diff, "Util.java", "clampValue")
+    users = {hunk(diff, "A.java", "clampValue"), hunk(diff, "B.java", "clampValue")}
+    assert {(a, b) for a, b, why in analysis.needs if why == "new clampValue"} == {
+        (user, helper) for user in users}
+    deps = analysis.dependencies()
+    for user in users:  # a user needs the helper; the helper alone is only dead code
+        assert deps.closure({user}) == {user, helper}
+    assert deps.closure({helper}) == {helper}
+    assert deps.closure({hunk(diff, "A.java", "k = 2")}) == {hunk(diff, "A.java", "k = 2")}
 
 
 def test_a_javascript_table_of_names_in_strings_links_the_renamed_function(make_repo) -> None:

@@ -46,6 +46,7 @@ class Analysis:
     enclosing: Mapping[int, str]  # the function or class a hunk sits in ('' if none)
     tokens: Mapping[int, TokenChange]
     clusters: tuple[Cluster, ...]
+    needs: tuple[tuple[int, int, str], ...]  # (a, b, why): a needs b, read from token changes
     file_of: Mapping[int, int]  # change id -> file index
 
     def file_symbols(self) -> dict[int, FileSymbols]:
@@ -58,8 +59,11 @@ class Analysis:
                 for cid, name in self.enclosing.items()}
 
     def dependencies(self) -> Dependencies:
-        """The derived dependencies, and each cluster tied into one unit."""
+        """The derived dependencies, the needs of new and removed names, and each
+        cluster tied into one unit."""
         deps = derive(self.symbols, self.file_symbols())
+        for a, b, _ in self.needs:
+            deps.add(a, b)
         for cluster in self.clusters:
             deps.add_cluster(cluster)
         return deps
@@ -93,10 +97,12 @@ def analyse(diff: Diff) -> Analysis:
         return count
 
     places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
-    clusters = find_clusters(changed, places, counts("old"), counts("new"))
+    python = {c.id for c in diff.changes if files[c.file].language == "python"}
+    links = find_clusters(changed, places, counts("old"), counts("new"), python)
     return Analysis(files=files, symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
-                    clusters=tuple(clusters), file_of={c.id: c.file for c in diff.changes})
+                    clusters=links.clusters, needs=links.needs,
+                    file_of={c.id: c.file for c in diff.changes})
 
 
 def enclosing_scope(change: Change, fa: FileAnalysis) -> str:
