@@ -100,9 +100,9 @@ def find_clusters(changes: Mapping[int, TokenChange], places: Mapping[int, Place
     links = [*_respellings(changes, arriving, limit, good_counts, places),
              *_moves(changes, leaving, arriving, limit, good_counts, precise)]
     needs = [*_new_names(changes, arriving, limit, good_counts, "new",
-                         {b for _, b in respelled}, precise),
+                         {b for _, b in respelled}, precise, places),
              *_new_names(changes, leaving, limit, bad_counts, "removed",
-                         {a for a, _ in respelled}, precise)]
+                         {a for a, _ in respelled}, precise, places)]
     return Links(tuple(_components(links)), tuple(needs))
 
 
@@ -179,7 +179,7 @@ def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
 
 def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int]],
                limit: int, counts: Counts, word: str, respelled: set[str],
-               precise: Container[int]) -> list[tuple[int, int, str]]:
+               precise: Container[int], places: Mapping[int, Place]) -> list[tuple[int, int, str]]:
     """A name absent from the other side that several changes add (or drop), one
     or two of them declaring it: each user needs the new declaration (the
     removal needs each last user changed). Names that respellings explain are
@@ -195,9 +195,12 @@ def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int
     needs: list[tuple[int, int, str]] = []
     for t in sorted(declarers):
         if absent.get(t, 0) == 0:
-            others = [c for c in moving[t] if c not in declarers[t]]
-            needs.extend((user, d, f"{word} {t}") if new else (d, user, f"{word} {t}")
-                         for d in declarers[t] for user in others)
+            for user in (c for c in moving[t] if c not in declarers[t]):
+                # A user in a declaring module (static helpers of the same name in
+                # two C files) goes with its own module's declaration.
+                own = [d for d in declarers[t] if places[d][1] == places[user][1]]
+                needs.extend((user, d, f"{word} {t}") if new else (d, user, f"{word} {t}")
+                             for d in own or declarers[t])
     return needs
 
 

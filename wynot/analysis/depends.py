@@ -65,6 +65,9 @@ class Dependencies:
     needs: dict[int, set[int]] = field(default_factory=dict)
     ties: set[tuple[int, int]] = field(default_factory=set)
     clusters: list[Cluster] = field(default_factory=list)
+    # (a, b, why): a probably needs b (a new name's user and its declaration),
+    # not used for prediction; offered to resolution.
+    hints: list[tuple[int, int, str]] = field(default_factory=list)
 
     def add(self, a: int, b: int) -> bool:
         """Record that ``a`` needs ``b``; True if it is new (a tie becomes a need)."""
