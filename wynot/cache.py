@@ -22,13 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wynot.outcome import Outcome
+from wynot.state import STATE_DIR_NAME, state_dir
 
-STATE_DIR_NAME = "wynot"
-
-
-def state_dir(git_dir: Path) -> Path:
-    return git_dir / STATE_DIR_NAME
-
+__all__ = ["STATE_DIR_NAME", "state_dir"]
 
 def search_key(**parts: object) -> str:
     """A stable digest of everything that determines the outcomes of a search."""

@@ -19,6 +19,7 @@ from wynot.outcome import Outcome
 from wynot.patch import PathConflict, tree_states
 from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
 from wynot.runner import Commands, Reason, run_configuration
+from wynot.checkout import CheckoutFailed
 from wynot.worktree import ScratchWorktree, UnsafePath
 
 DID_NOT_BUILD = "did not build"
@@ -108,7 +109,7 @@ class Tester:
         output = self.log.output_path(number)
         try:
             self.worktree.apply(tree_states(self.diff, ids))
-        except (PathConflict, UnsafePath) as conflict:
+        except (PathConflict, UnsafePath, CheckoutFailed) as conflict:
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
                               0.0, str(output), CONFLICT, resolving)
