@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from wynot.analysis.resolve import is_construction_failure
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff
+from wynot.checkout import CheckoutFailed
 from wynot.outcome import Outcome
 from wynot.patch import PathConflict, tree_states
 from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
 from wynot.runner import Commands, Reason, run_configuration
-from wynot.checkout import CheckoutFailed
 from wynot.worktree import ScratchWorktree, UnsafePath
 
 DID_NOT_BUILD = "did not build"
