@@ -30,10 +30,10 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
     empty = Diff(good=chain[0], bad=chain[-1], files=(), changes=())
     with scratch_worktree(repo, chain[0], {}) as worktree:
         tester = Tester(empty, worktree, commands, cache, "", log, progress, records)
-        good = require(tester.run_commit(chain[0], "premise"), Outcome.PASS, "GOOD",
-                       names[0], chain[0], commands)
-        bad = require(tester.run_commit(chain[-1], "premise"), Outcome.FAIL, "BAD",
-                      names[1], chain[-1], commands)
+        good = require(tester.run_commit(chain[0], "premise", expect=Outcome.PASS),
+                       Outcome.PASS, "GOOD", names[0], chain[0], commands)
+        bad = require(tester.run_commit(chain[-1], "premise", expect=Outcome.FAIL),
+                      Outcome.FAIL, "BAD", names[1], chain[-1], commands)
         by_sha = {chain[0]: good, chain[-1]: bad}
         progress(f"bisecting {len(chain) - 2} commits between {names[0]} and {names[1]}")
 

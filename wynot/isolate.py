@@ -19,7 +19,7 @@ from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import Plan, make_plan, scope
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import change_symbols, file_symbols
-from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
+from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
@@ -44,6 +44,7 @@ from wynot.result import (
     TestRecord,
 )
 from wynot.runner import Commands
+from wynot.state import DEFAULT_KEEP_RUNS
 from wynot.tester import Tester
 from wynot.worktree import scratch_worktree
 
@@ -67,6 +68,7 @@ class Request:
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
+    keep_runs: int = DEFAULT_KEEP_RUNS  # run logs kept in the state directory
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +92,15 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         raise UsageError(f"--strategy commits needs {request.good} to be an ancestor of "
                          f"{request.bad} on its first-parent line")
     state = state_dir(info.git_dir)
-    cache = OutcomeCache(state / "cache.sqlite")
-    log = RunLog(state / "runs")
+    cache = OutcomeCache(state / "cache.sqlite", replay=request.use_cache)
+    log = RunLog(state / "runs", keep=request.keep_runs)
     records: list[TestRecord] = []
     phase: CommitPhase | None = None
     try:
         low, high, premise = good, bad, None
         if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
-                                     request.commands, cache if request.use_cache else None,
+                                     request.commands, cache,
                                      log, records, progress)
             (low, high), premise = phase.hunk_range, phase.range_records
         answer = None
@@ -148,15 +150,16 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns)
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
     with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
-        tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
-                        key, log, progress, records)
+        tester = Tester(diff, worktree, request.commands, cache, key, log, progress, records)
         if premise is None:
-            require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
-                    good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
-                                 "BAD", request.bad, bad, request.commands)
+            require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                    "GOOD", request.good, good, request.commands)
+            bad_record = require(tester.run(frozenset(plan.order), "premise",
+                                            expect=Outcome.FAIL),
+                                 Outcome.FAIL, "BAD", request.bad, bad, request.commands)
         else:
             bad_record = premise[1]
         resolver = None
@@ -188,6 +191,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 chosen, minimal = frozenset(stopped.best), False
         verdict = tester.run(chosen, "verify", use_cache=False)
         if verdict.outcome is not Outcome.FAIL:
+            tester.dispute()  # the next run tests again what led here
             raise UnfinishedError(
                 f"the {len(chosen)} changes found did not fail when tested again on their "
                 f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")

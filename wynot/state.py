@@ -193,8 +193,10 @@ def list_runs(state: Path) -> list[RunInfo]:
 def prune_runs(state: Path, keep: int) -> list[str]:
     """Delete all but the newest ``keep`` runs, never one still running. Returns the ids."""
     removed = []
-    runs = [r for r in list_runs(state) if not r.running]
+    runs = list_runs(state)
     for run in runs[:max(0, len(runs) - keep)]:
+        if run.running:
+            continue
         shutil.rmtree(run.path, ignore_errors=True)
         removed.append(run.run_id)
     return removed

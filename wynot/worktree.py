@@ -13,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -174,9 +176,26 @@ def scratch_worktree(
         converter = Converter(root, parent / "checkout", common / "objects", good, base)
         yield ScratchWorktree(repo, good, root, base, converter)
     finally:
-        remove_worktree(repo, root)
-        shutil.rmtree(parent, ignore_errors=True)
-        forget_owner(record)
+        with signals_deferred():  # a second Ctrl-C must not cut the removal short
+            remove_worktree(repo, root)
+            shutil.rmtree(parent, ignore_errors=True)
+            forget_owner(record)
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends (they are delivered then)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def reclaim(repo: Path, state: Path) -> int:
