@@ -138,14 +138,22 @@ def test_sigkill_at_random_moments_leaves_nothing_after_the_next_run(tmp_path: P
     temp = tmp_path / "tmp"
     temp.mkdir()
     tag = f"994.{os.getpid()}"
-    command = ["sh", "-c", f'sleep {tag} & sleep 0.05; exec "$@"', "sh", *test]
-    env = {**os.environ, "TMPDIR": str(temp)}
+    started = tmp_path / "started"
+    command = ["sh", "-c", f'touch "$STARTED"; sleep {tag} & sleep 0.05; exec "$@"', "sh", *test]
+    env = {**os.environ, "TMPDIR": str(temp), "STARTED": str(started)}
     env = {k: v for k, v in env.items() if not k.startswith(("GIT_", "WYNOT_"))}
     rng = random.Random(1999)
-    for _ in range(20):
+    for iteration in range(20):
+        started.unlink(missing_ok=True)
         proc = subprocess.Popen([*wynot_argv(), "good", "bad", "--", *command], cwd=repo,
                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.05, 2.0))
+        if iteration % 4:  # most kills land while tests run, whatever the machine's speed
+            deadline = time.monotonic() + 60
+            while not started.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0, 1.0))
+        else:  # the others anywhere: start-up, worktree creation, the first test
+            time.sleep(rng.uniform(0.05, 3.0))
         proc.kill()
         proc.wait()
     final = subprocess.run([*wynot_argv(), "good", "bad", "--", *command], cwd=repo, env=env,
