@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -12,11 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scripts import make_repo as samples
 from test_cli_state import commit_files, git, leftover_worktrees
 
 from cli_helpers import run_wynot, wynot_argv
-from wynot.runner import OUTPUT_HEAD, OUTPUT_TAIL, Commands, run_configuration
+from wynot.process import OUTPUT_HEAD, OUTPUT_TAIL, BoundedOutput
+from wynot.runner import Commands, run_configuration
 from wynot.state import clear_state, list_runs, state_size
 
 
@@ -166,3 +170,21 @@ def test_sigkill_at_random_moments_leaves_nothing_after_the_next_run(tmp_path: P
     assert sorted(p.name for p in temp.iterdir()) == []
     assert processes_with(tag) == []
     assert not any((repo / ".git" / "wynot" / "owners").iterdir())
+
+
+@given(st.lists(st.binary(max_size=40), max_size=30), st.integers(0, 50), st.integers(0, 50))
+def test_bounded_output_keeps_exactly_the_head_and_the_tail(chunks, head, tail) -> None:
+    handle = io.BytesIO()
+    sink = BoundedOutput(handle, head=head, tail=tail)
+    for chunk in chunks:
+        sink.write(chunk)
+    sink.finish()
+    data = b"".join(chunks)
+    kept = handle.getvalue()
+    assert kept == sink.kept()
+    if len(data) <= head + tail:
+        assert kept == data
+    else:
+        note = (f"\n[wynot: {len(data) - head - tail} bytes of output left out here; "
+                f"{len(data)} bytes in all]\n").encode()
+        assert kept == data[:head] + note + data[len(data) - tail:]
