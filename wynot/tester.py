@@ -39,6 +39,7 @@ class Tester:
     # UNRESOLVED ("did not build"): the failure we look for is a different one.
     build_errors: Sequence[str] | None = None
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
+    _outside_files: dict[str, str] | None = field(default=None, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all)."""
@@ -81,8 +82,7 @@ class Tester:
         number = len(self.records) + 1
         key = search_key(commit=sha, test=self.commands.test, build=self.commands.build,
                          timeout=self.commands.timeout, fail_pattern=self.commands.fail_pattern,
-                         outside=command_files(self.worktree.repo, self.commands.test,
-                                               self.commands.build))
+                         outside=self._outside())
         cached = self._replay(key, (), expect)
         if cached is not None:
             return self._add(TestRecord(number, phase, frozenset(), cached.outcome,
@@ -97,6 +97,13 @@ class Tester:
             self.cache.put(key, (), CachedOutcome(record.outcome, record.reason,
                                                   record.duration, record.output))
         return self._add(record)
+
+    def _outside(self) -> dict[str, str]:
+        """The files the commands name outside the repository (read once per search)."""
+        if self._outside_files is None:
+            self._outside_files = command_files(self.worktree.repo, self.commands.test,
+                                                self.commands.build)
+        return self._outside_files
 
     def _replay(self, key: str, ids: Iterable[int],
                 expect: Outcome | None) -> CachedOutcome | None:
