@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli_state import commit_files, git
+from test_cli_state import good_bad_repo
 
 from cli_helpers import run_wynot
 from wynot.cache import CachedOutcome, OutcomeCache, command_files
@@ -18,15 +18,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """good..bad changes three files; value.txt 1 -> 2 is what the tests look for."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    lines = "".join(f"line {i}\n" for i in range(40))
-    commit_files(repo, {"value.txt": "1\n", "notes.txt": lines, "other.txt": "a\n"},
-                 "good", "good")
-    commit_files(repo, {"value.txt": "2\n", "notes.txt": lines.replace("line 30", "LINE 30"),
-                        "other.txt": "b\n"}, "bad", "bad")
-    return repo
+    return good_bad_repo(tmp_path / "repo")
 
 
 def answer(stdout: str) -> list[str]:

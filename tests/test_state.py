@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from scripts import make_repo as samples
-from test_cli_state import commit_files, git, leftover_worktrees
+from test_cli_state import good_bad_repo, leftover_worktrees
 
 from cli_helpers import run_wynot, wynot_argv
 from wynot.process import OUTPUT_HEAD, OUTPUT_TAIL, BoundedOutput
@@ -63,14 +63,7 @@ def test_a_huge_output_keeps_its_head_and_tail(tmp_path: Path) -> None:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    lines = "".join(f"line {i}\n" for i in range(40))
-    commit_files(repo, {"value.txt": "1\n", "notes.txt": lines}, "good", "good")
-    commit_files(repo, {"value.txt": "2\n", "notes.txt": lines.replace("line 3", "LINE 3")},
-                 "bad", "bad")
-    return repo
+    return good_bad_repo(tmp_path / "repo")
 
 
 @pytest.mark.slow
