@@ -6,6 +6,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from cli_helpers import run_wynot
 from conftest import GitRepo
 from wynot.diffread import read_diff
@@ -60,10 +62,16 @@ def files_under(root: Path) -> dict[str, bytes]:
             if p.is_file() and ".git" not in p.relative_to(root).parts}
 
 
-def test_every_configuration_holds_what_a_checkout_holds(make_repo, tmp_path: Path) -> None:
+@pytest.mark.parametrize("attributes_change", [True, False], ids=["new-attributes", "same"])
+def test_every_configuration_holds_what_a_checkout_holds(
+        make_repo, tmp_path: Path, attributes_change: bool) -> None:
     repo = make_repo()
     configure_filter(repo)
     good_tree, bad_tree = attribute_trees()
+    if not attributes_change:  # only the paths with attributes go through git
+        bad_tree[".gitattributes"] = good_tree[".gitattributes"]
+        bad_tree["plain.py"] = b"x = 2\n"
+        good_tree["plain.py"] = b"x = 1\n"
     good = repo.commit(good_tree)
     bad = repo.commit(bad_tree)
     diff = read_diff(repo.path, good, bad)
@@ -92,7 +100,8 @@ def test_every_configuration_holds_what_a_checkout_holds(make_repo, tmp_path: Pa
     assert expected["notes.txt"].count(b"\r\n") == len(NOTES)
     assert expected["settings.cfg"].startswith(b"LEVEL=HIGH")
     assert b"$Id: " in expected["main.c"]
-    assert expected["docs/readme.md"] == b"untouched\r\nby the diff\r\n"
+    readme = b"untouched\r\nby the diff\r\n" if attributes_change else b"untouched\nby the diff\n"
+    assert expected["docs/readme.md"] == readme
 
 
 CHECK = b"""\

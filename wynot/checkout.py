@@ -10,9 +10,9 @@ change into a temporary directory, with the attributes the configuration
 itself holds: git runs with an empty work tree of its own, so it reads every
 ``.gitattributes`` from the temporary index. The user's repository is only read.
 
-When no path of the diff has a conversion attribute and no ``.gitattributes``
-changes, checkout bytes are blob bytes and the converter stays idle (no git
-process per configuration).
+When no ``.gitattributes`` changes, only the paths of the diff that have a
+conversion attribute go through git; the others (all of them, in most
+repositories) are written from their blob bytes, with no git process.
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ class Converter:
         ``objects`` the repository's object directory; ``paths`` every path the
         configurations may change."""
         self._scratch = scratch
-        self.active = _needs_git(worktree, list(paths))
+        # The paths git must convert; None: any may (a .gitattributes changes).
+        self._converted = _converted_paths(worktree, list(paths))
+        self.active = self._converted is None or bool(self._converted)
         if not self.active:
             return
         (scratch / "objects").mkdir(parents=True)
@@ -82,7 +84,9 @@ class Converter:
         ``todo`` are not in the result. Raises CheckoutFailed.
         """
         regular = {p: s for p, s in todo.items() if s is not None and is_regular(s)}
-        if not self.active:
+        if self._converted is not None:  # the attributes never change: convert only these
+            todo = {p: s for p, s in todo.items() if p in self._converted}
+        if not self.active or not todo:
             return regular
         attributes_change = any(_is_attributes(p) for p in todo)
         before = self._attributes() if attributes_change else {}
@@ -93,9 +97,9 @@ class Converter:
             modes = self._regular_modes()
             extra = {p: modes[p] for p, attrs in after.items()
                      if attrs != before.get(p) and p in modes and p not in todo}
-        wanted = sorted([*regular, *extra])
-        data = self._checkout(wanted)
-        result = {p: FileState(s.mode, data[p]) for p, s in regular.items()}
+        converted = {p: s for p, s in regular.items() if p in todo}
+        data = self._checkout(sorted([*converted, *extra]))
+        result = {**regular, **{p: FileState(s.mode, data[p]) for p, s in converted.items()}}
         result.update({p: FileState(mode, data[p]) for p, mode in extra.items()})
         return result
 
@@ -170,16 +174,17 @@ def _is_attributes(path: str) -> bool:
     return path.rsplit("/", 1)[-1] == ATTRIBUTES_FILE
 
 
-def _needs_git(worktree: Path, paths: list[str]) -> bool:
-    """Whether checkout bytes can differ from blob bytes for any configuration of ``paths``."""
+def _converted_paths(worktree: Path, paths: list[str]) -> set[str] | None:
+    """The paths whose checkout bytes can differ from their blob bytes, or None
+    when any can (the diff changes a ``.gitattributes``)."""
     if any(_is_attributes(p) for p in paths):
-        return True
+        return None
     if not paths:
-        return False
+        return set()
     names = b"".join(os.fsencode(p) + b"\0" for p in paths)
     found = _check_attr(worktree, names, cached=False, env={})
     unset = (b"unspecified",) * len(CONVERSION_ATTRIBUTES)
-    return any(values != unset for values in found.values())
+    return {path for path, values in found.items() if values != unset}
 
 
 def _check_attr(worktree: Path, names: bytes, *, cached: bool,
