@@ -31,6 +31,7 @@ STATE_DIR_NAME = "wynot"
 OWNER_ENV = "WYNOT_OWNER"
 OWNERS = "owners"
 RUNS = "runs"
+CACHE_FILES = ("cache.sqlite", "cache.sqlite-wal", "cache.sqlite-shm")
 OWNER_FILE = "owner"  # inside a run directory: the token of the run that writes it
 DEFAULT_KEEP_RUNS = 20
 
@@ -222,7 +223,7 @@ def clear_state(state: Path, *, runs: bool = True, cache: bool = True) -> int:
             if not run.running:
                 shutil.rmtree(run.path, ignore_errors=True)
     if cache and not live:
-        for name in ("cache.sqlite", "cache.sqlite-wal", "cache.sqlite-shm"):
+        for name in CACHE_FILES:
             with contextlib.suppress(FileNotFoundError):
                 (state / name).unlink()
     return before - state_size(state)
