@@ -28,6 +28,7 @@ from wynot.render.progress import open_progress
 from wynot.result import Progress, Result, TestRecord, TestStarted
 from wynot.runner import Commands
 from wynot.runstore import PATCH, save_result
+from wynot.state import DEFAULT_KEEP_RUNS
 
 EPILOG = """\b
 The test command runs in a scratch checkout of each configuration:
@@ -143,7 +144,13 @@ class _WynotCommand(click.Command):
               help="Extra regular expression whose first group names a missing identifier "
                    "in build errors (repeatable).")
 @click.option("--cache/--no-cache", default=True, show_default=True,
-              help="Reuse outcomes of earlier runs stored in <git-dir>/wynot.")
+              help="Replay outcomes that earlier runs observed (stored in <git-dir>/wynot; "
+                   "a premise that failed, or an outcome whose observations disagree, is "
+                   "always tested again). --no-cache runs every test and still records it.")
+@click.option("--keep-runs", type=click.IntRange(min=1), default=DEFAULT_KEEP_RUNS,
+              show_default=True, metavar="N",
+              help="Keep the logs of the newest N runs in <git-dir>/wynot/runs; older ones "
+                   "are deleted when a run starts.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
               show_default=True, help="Color the diff.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not show progress on stderr.")
@@ -174,7 +181,8 @@ def wynot(
 
 def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
          argv: tuple[str, ...] = ()) -> ExitCode:
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # kill, a closed terminal: clean up
+        signal.signal(signum, _raise_interrupt)
     opts["format"] = "json" if opts["json"] else opts["output_format"]
     try:
         request = _request(good, bad, command, opts, argv)
@@ -188,7 +196,12 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
             write_failure(_info(opts, argv, good, bad, command, error), opts["format"], good, bad)
         return error.exit_code
     except KeyboardInterrupt:
-        _error("interrupted; outcomes so far are saved, rerun the same command to resume")
+        _ignore_interrupts()  # a second Ctrl-C must not cut the cleanup short
+        if opts["cache"]:
+            _error("interrupted; outcomes so far are saved, rerun the same command to resume")
+        else:
+            _error("interrupted; outcomes so far are saved: rerun without --no-cache to "
+                   "resume from them (with --no-cache every test runs again)")
         return ExitCode.INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one boundary for unexpected errors
         if opts["debug"]:
@@ -222,7 +235,7 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
                    strategy=opts["strategy"], keep_passing=opts["keep_passing"],
-                   max_time=opts["max_time"], invocation=argv,
+                   max_time=opts["max_time"], invocation=argv, keep_runs=opts["keep_runs"],
                    flaky=FlakyOptions(opts["repeat"], opts["flaky_mode"], opts["confidence"]))
 
 
@@ -310,6 +323,11 @@ def _error(message: str, details: str = "") -> None:
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
+
+
+def _ignore_interrupts() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def main() -> None:

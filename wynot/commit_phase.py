@@ -38,10 +38,13 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
         tester = Tester(empty, worktree, commands, None if flaky.reruns else cache, "", log,
                         progress, records)
         runs = flaky.premise_runs()
-        goods = run_until_pass(lambda: tester.run_commit(chain[0], "premise"), runs)
+        goods = run_until_pass(
+            lambda: tester.run_commit(chain[0], "premise", expect=Outcome.PASS), runs)
         if flaky.mode != "off":  # estimate the flake rate: every run of GOOD counts
-            goods += [tester.run_commit(chain[0], "premise") for _ in range(runs - len(goods))]
-        bads = [tester.run_commit(chain[-1], "premise") for _ in range(runs)]
+            goods += [tester.run_commit(chain[0], "premise", expect=Outcome.PASS)
+                      for _ in range(runs - len(goods))]
+        bads = [tester.run_commit(chain[-1], "premise", expect=Outcome.FAIL)
+                for _ in range(runs)]
         good = require(verdict(goods), Outcome.PASS, "GOOD", names[0], chain[0], commands)
         failed = [r for r in bads if r.outcome is Outcome.FAIL]
         bad = require(failed[0] if failed else bads[-1], Outcome.FAIL, "BAD", names[1],

@@ -20,7 +20,7 @@ from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan, make_plan
 from wynot.analysis.model import analyse
 from wynot.analysis.resolve import Resolver, is_construction_failure
-from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
+from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
@@ -47,6 +47,7 @@ from wynot.result import (
 )
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
+from wynot.state import DEFAULT_KEEP_RUNS
 from wynot.tester import Tester
 from wynot.worktree import scratch_worktree
 
@@ -73,6 +74,7 @@ class Request:
     max_time: float | None = None  # seconds from the start; then stop as with max_tests
     invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
     flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
+    keep_runs: int = DEFAULT_KEEP_RUNS  # run logs kept in the state directory
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +98,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         raise UsageError(f"--strategy commits needs {request.good} to be an ancestor of "
                          f"{request.bad} on its first-parent line")
     state = state_dir(info.git_dir)
-    cache = OutcomeCache(state / "cache.sqlite")
-    log = RunLog(state / "runs")
+    cache = OutcomeCache(state / "cache.sqlite", replay=request.use_cache)
+    log = RunLog(state / "runs", keep=request.keep_runs)
     save_request(log.dir, argv=request.invocation, version=__version__, good=good, bad=bad,
                  names=(request.good, request.bad), commands=request.commands,
                  context=request.context, strategy=request.strategy)
@@ -107,7 +109,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         low, high, premise = good, bad, None
         if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
-                                     request.commands, cache if request.use_cache else None,
+                                     request.commands, cache,
                                      log, records, progress, request.flaky)
             (low, high), premise = phase.hunk_range, phase.range_records
             save_commit_phase(log.dir, phase)
@@ -164,15 +166,16 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns)
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
     with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
-        tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
-                        key, log, progress, records)
+        tester = Tester(diff, worktree, request.commands, cache, key, log, progress, records)
         if premise is None:
-            require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
-                    good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
-                                 "BAD", request.bad, bad, request.commands)
+            require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                    "GOOD", request.good, good, request.commands)
+            bad_record = require(tester.run(frozenset(plan.order), "premise",
+                                            expect=Outcome.FAIL),
+                                 Outcome.FAIL, "BAD", request.bad, bad, request.commands)
         else:
             bad_record = premise[1]
         resolver = None
@@ -204,6 +207,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
             verdict = tester.run(chosen, "verify", use_cache=False)
             if verdict.outcome is not Outcome.FAIL:
+                tester.dispute()  # the next run tests again what led here
                 raise UnfinishedError(
                     f"the {len(chosen)} changes found did not fail when tested again on "
                     f"their own ({verdict.reason}); the test may be flaky. "

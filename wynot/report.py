@@ -30,11 +30,15 @@ def summary_line(result: Result) -> str:
     per_phase = ", ".join(f"{p} {phases[p]}" for p in PHASES if phases[p])
     parts.append(f"{len(real)} tests run ({per_phase}): {by_outcome[Outcome.PASS]} pass, "
                  f"{by_outcome[Outcome.FAIL]} fail, {by_outcome[Outcome.UNRESOLVED]} unresolved")
+    sources[CACHED] -= result.from_earlier_runs
     for source, words in ((PREDICTED, "predicted unresolved without running"),
                           (CONFLICT, "not writable (path conflicts)"),
-                          (CACHED, "answered from the cache")):
+                          (CACHED, "answered by an earlier test of this run")):
         if sources[source]:
             parts.append(f"{sources[source]} {words}")
+    if result.from_earlier_runs:
+        parts.append(f"{result.from_earlier_runs} outcomes from the cache of earlier runs; "
+                     "--no-cache to rerun")
     parts.append(f"{result.elapsed:.1f} s")
     return "; ".join(parts)
 
@@ -157,9 +161,11 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
             {"number": t.number, "phase": t.phase, "outcome": t.outcome.value,
              "reason": t.reason, "duration": round(t.duration, 3), "source": t.source,
              "ran": t.ran, "changes": len(t.ids), "output": t.output,
-             "resolving": t.resolving is not None, "commit": t.commit or None}
+             "resolving": t.resolving is not None, "commit": t.commit or None,
+             "earlier_run": t.earlier_run}
             for t in result.tests
         ],
+        "from_cache": result.from_earlier_runs,
         "summary": summary_line(result),
         "elapsed": round(result.elapsed, 3),
         "log": os.fspath(result.run_dir),

@@ -33,6 +33,7 @@ class TestRecord:
     source: str = RAN
     resolving: frozenset[int] | None = None  # the configuration this one enlarges
     commit: str = ""  # set when a whole commit was tested (the commit phase)
+    earlier_run: bool = False  # CACHED from an earlier run's observations (not this run's)
 
     @property
     def ran(self) -> bool:
@@ -121,6 +122,11 @@ class Result:
     run_dir: Path
     commit_phase: CommitPhase | None = None
     origins: dict[int, CommitInfo] = field(default_factory=dict)  # change id -> its commit
+
+    @property
+    def from_earlier_runs(self) -> int:
+        """How many answers were replayed from outcomes observed by earlier runs."""
+        return sum(1 for t in self.tests if t.earlier_run)
 
     @property
     def verified(self) -> bool:
