@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""How wynot's own cost grows with the size of the diff (start-up, memory, per-test gap).
+
+    python benchmarks/scale/bench_scale.py [--sizes 1000,5000,20000,100000]
+        [--workdir /tmp/wynot-scale] [--mode default|flat] [--rerun] [--timeout 1800]
+        [--json FILE]
+
+For each size it generates (or reuses, in ``--workdir``) a repository with
+``benchmarks/synthetic/generate.py --hunks N --dirs N/50 --seed 1 --no-verify``
+and measures, in the same run:
+
+    git diff     wall time of ``git diff -M -U3 good bad`` (its output read and dropped)
+    first test   from starting wynot to the start of its first test (the premise, GOOD)
+    first search from starting wynot to the start of its first search test (the third run)
+    peak RSS     ``ru_maxrss`` of the wynot process (``os.wait4``)
+    gap          median wall time between one test's end and the next one's start,
+                 over consecutive tests whose configurations differ in exactly one
+                 file ("gap 1 file"), and over all consecutive tests ("gap all")
+    rerun        with ``--rerun``: wynot again with its state directory full, time
+                 to the start of its first real test (everything before the final
+                 verification is answered from the cache), and its total time
+
+The test command is trivial, so that nothing but wynot costs time: a bash
+script that notes ``$EPOCHREALTIME`` when it starts and ends, and fails when
+the cause hunk's most distinctive added line is in its file (``grep -F``). The
+gap therefore includes bash's own start (about 1-2 ms). The first run starts
+with an empty state directory (``<git-dir>/wynot`` is removed).
+
+``--mode default`` runs wynot with its default options; ``--mode flat`` with
+``--group none --no-predict --no-resolve``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+GENERATE = ROOT / "benchmarks" / "synthetic" / "generate.py"
+MODES = {"default": [], "flat": ["--group", "none", "--no-predict", "--no-resolve"]}
+
+
+@dataclass
+class Row:
+    hunks: int
+    files: int
+    git_diff: float
+    first_test: float | None
+    first_search: float | None
+    peak_rss_mib: float
+    gap_one_file_ms: float | None
+    gap_one_file_count: int
+    gap_all_ms: float | None
+    tests_run: int
+    total: float
+    exit: int
+    rerun_first_test: float | None = None
+    rerun_total: float | None = None
+    rerun_exit: int | None = None
+
+
+def ensure_repo(workdir: Path, hunks: int, timeout: float) -> Path:
+    repo = workdir / f"syn{hunks}"
+    if not (repo / ".git").exists():
+        subprocess.run([sys.executable, str(GENERATE), str(repo), "--hunks", str(hunks),
+                        "--dirs", str(max(2, hunks // 50)), "--seed", "1", "--no-verify"],
+                       check=True, timeout=timeout, stdout=subprocess.DEVNULL)
+    return repo
+
+
+def time_git_diff(repo: Path) -> float:
+    """Wall time of git diff good..bad, its output read through a pipe."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(["git", "-C", str(repo), "diff", "-M", "-U3", "--no-color",
+                             "good", "bad"], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    while proc.stdout.read(1 << 20):
+        pass
+    proc.wait()
+    return time.perf_counter() - start
+
+
+def cause_line(repo: Path, label: str) -> tuple[str, str]:
+    """(path, a line the cause hunk adds that GOOD's file does not hold)."""
+    path, _, where = label.rpartition(":")
+    start, length = where.lstrip("-").split(",")
+    patch = subprocess.run(["git", "-C", str(repo), "diff", "-M", "-U3", "good", "bad", "--",
+                            path], check=True, capture_output=True, text=True).stdout
+    good = subprocess.run(["git", "-C", str(repo), "show", f"good:{path}"], check=True,
+                          capture_output=True, text=True).stdout.splitlines()
+    header = re.compile(rf"^@@ -{start},{length} ")
+    added: list[str] = []
+    inside = False
+    for line in patch.splitlines():
+        if line.startswith("@@"):
+            inside = bool(header.match(line))
+        elif inside and line.startswith("+"):
+            added.append(line[1:])
+    fresh = [line for line in added if line.strip() and line not in good]
+    if not fresh:
+        raise SystemExit(f"no distinctive added line in the cause hunk {label}")
+    return path, max(fresh, key=len)
+
+
+def write_probe(workdir: Path, path: str, line: str) -> Path:
+    probe = workdir / "probe.sh"
+    marks = workdir / "marks"
+    probe.write_text(
+        "#!/bin/bash\n"
+        f"echo \"s $EPOCHREALTIME\" >> {shlex.quote(str(marks))}\n"
+        f"if grep -qF -- {shlex.quote(line)} {shlex.quote(path)}; then r=1; else r=0; fi\n"
+        f"echo \"e $EPOCHREALTIME\" >> {shlex.quote(str(marks))}\n"
+        "exit $r\n", encoding="utf-8")
+    return marks
+
+
+def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
+              ) -> tuple[float, int, float, list[float], list[float], Path]:
+    """Run wynot once. Returns (start, exit, peak RSS MiB, starts, ends, run log dir)."""
+    marks = workdir / "marks"
+    marks.unlink(missing_ok=True)
+    argv = [sys.executable, "-m", "wynot", "--json", "-q", *MODES[mode], "good", "bad", "--",
+            "bash", str(workdir / "probe.sh")]
+    out = (workdir / "report.json").open("wb")
+    err = (workdir / "stderr.txt").open("wb")
+    start = time.time()
+    proc = subprocess.Popen(argv, cwd=repo, stdout=out, stderr=err, start_new_session=True)
+    timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
+    timer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out.close()
+    err.close()
+    starts, ends = [], []
+    for entry in marks.read_text().split("\n") if marks.exists() else []:
+        if entry:
+            kind, stamp = entry.split()
+            (starts if kind == "s" else ends).append(float(stamp))
+    runs = sorted((repo / ".git" / "wynot" / "runs").iterdir())
+    return start, proc.returncode, usage.ru_maxrss / 1024, starts, ends, runs[-1]
+
+
+def files_changed(log_dir: Path, file_of: dict[int, int]) -> list[int]:
+    """For each pair of consecutive tests that ran, how many files differ."""
+    configs = [frozenset(entry["changes"]) for entry in map(
+        json.loads, (log_dir / "log.jsonl").read_text().splitlines())
+        if entry["source"] == "run" and isinstance(entry["changes"], list)]
+    return [len({file_of[c] for c in a ^ b}) for a, b in zip(configs, configs[1:], strict=False)]
+
+
+def change_files(repo: Path) -> dict[int, int]:
+    sys.path.insert(0, str(ROOT))
+    from wynot.diffread import read_diff
+    diff = read_diff(repo, "good", "bad")
+    return {c.id: c.file for c in diff.changes}
+
+
+def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -> Row:
+    repo = ensure_repo(workdir, hunks, timeout)
+    case = json.loads((workdir / f"syn{hunks}.json").read_text())
+    here = workdir / f"run{hunks}"
+    here.mkdir(exist_ok=True)
+    path, line = cause_line(repo, case["expected"][0])
+    write_probe(here, path, line)
+    shutil.rmtree(repo / ".git" / "wynot", ignore_errors=True)
+    git_diff = time_git_diff(repo)
+    start, code, rss, starts, ends, log_dir = run_wynot(repo, here, mode, timeout)
+    total = (ends[-1] if ends else time.time()) - start
+    gaps = [b - a for a, b in zip(ends, starts[1:], strict=False)]
+    changed = files_changed(log_dir, change_files(repo)) if gaps else []
+    one = [g for g, n in zip(gaps, changed, strict=False) if n == 1]
+    row = Row(hunks=case["hunks"], files=case["files"], git_diff=git_diff,
+              first_test=starts[0] - start if starts else None,
+              first_search=starts[2] - start if len(starts) > 2 else None,
+              peak_rss_mib=rss, gap_one_file_ms=_ms(one), gap_one_file_count=len(one),
+              gap_all_ms=_ms(gaps), tests_run=len(starts), total=total, exit=code)
+    if rerun:
+        again, row.rerun_exit, _, starts, ends, _ = run_wynot(repo, here, mode, timeout)
+        row.rerun_first_test = starts[0] - again if starts else None
+        row.rerun_total = (ends[-1] if ends else time.time()) - again
+    return row
+
+
+def _ms(values: list[float]) -> float | None:
+    return round(statistics.median(values) * 1000, 1) if values else None
+
+
+def markdown(rows: list[Row]) -> str:
+    head = ("| hunks | files | git diff | first test | first search test | x git diff | "
+            "peak RSS | gap, 1 file (n) | gap, all | tests | total | exit | rerun: first test |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in rows:
+        ratio = f"{r.first_search / r.git_diff:.0f}" if r.first_search else "-"
+        lines.append(
+            f"| {r.hunks:,} | {r.files:,} | {r.git_diff:.2f} s | {_s(r.first_test)} | "
+            f"{_s(r.first_search)} | {ratio} | {r.peak_rss_mib:,.0f} MiB | "
+            f"{_v(r.gap_one_file_ms)} ms ({r.gap_one_file_count}) | {_v(r.gap_all_ms)} ms | "
+            f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} |")
+    return "\n".join(lines)
+
+
+def _s(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} s"
+
+
+def _v(value: float | None) -> str:
+    return "-" if value is None else f"{value}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1000,5000,20000,100000")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/wynot-scale"))
+    parser.add_argument("--mode", choices=sorted(MODES), default="default")
+    parser.add_argument("--rerun", action="store_true", help="also time a rerun, cache full")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds per wynot run")
+    parser.add_argument("--json", type=Path, help="also write the rows to this file")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        rows.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout))
+        print(markdown(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+    print(markdown(rows))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
