@@ -12,6 +12,8 @@ at most the test in flight and a rerun resumes from the cache.
 
 from __future__ import annotations
 
+import array
+import functools
 import hashlib
 import json
 import os
@@ -24,6 +26,7 @@ from pathlib import Path
 from wynot.outcome import Outcome
 
 STATE_DIR_NAME = "wynot"
+DIGEST_ABOVE = 1000  # configurations larger than this are keyed by a digest
 
 
 def state_dir(git_dir: Path) -> Path:
@@ -42,6 +45,19 @@ class CachedOutcome:
     reason: str
     duration: float
     output: str
+
+
+def _key(ids: Iterable[int]) -> str:
+    ordered = sorted(ids)
+    if len(ordered) <= DIGEST_ABOVE:
+        return ",".join(map(str, ordered))
+    packed = array.array("q", ordered).tobytes()
+    return f"sha256:{len(ordered)}:{hashlib.sha256(packed).hexdigest()}"
+
+
+@functools.lru_cache(maxsize=4)
+def _frozen_key(ids: frozenset[int]) -> str:
+    return _key(ids)
 
 
 class OutcomeCache:
@@ -63,7 +79,14 @@ class OutcomeCache:
 
     @staticmethod
     def configuration_key(ids: Iterable[int]) -> str:
-        return ",".join(map(str, sorted(ids)))
+        """The ids, sorted and comma-separated; beyond ``DIGEST_ABOVE`` ids, a digest.
+
+        Both forms cost time linear in the configuration (the digest about a
+        third of the text's); the last few keys of frozensets are remembered.
+        """
+        if isinstance(ids, frozenset):
+            return _frozen_key(ids)
+        return _key(ids)
 
     def get(self, search: str, ids: Iterable[int]) -> CachedOutcome | None:
         row = self._db.execute(

@@ -206,7 +206,7 @@ def _print_progress(event: TestRecord | str) -> None:
     if event.source == PREDICTED:
         return  # free, and there can be thousands; the summary counts them
     source = "" if event.ran else f", {event.source}"
-    what = f"commit {event.commit[:12]}" if event.commit else f"{len(event.ids):>5} changes"
+    what = f"commit {event.commit[:12]}" if event.commit else f"{event.size:>5} changes"
     click.echo(
         f"wynot: test {event.number:>3} [{event.phase}] {what}: "
         f"{event.outcome.name} ({event.reason}, {event.duration:.1f} s{source})",

@@ -10,27 +10,27 @@ callback as :class:`~wynot.tester.TestRecord` values and short status strings.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.analysis.depends import Dependencies, derive
-from wynot.analysis.grouping import Plan, make_plan, scope
+from wynot.analyse import Options, analyse
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
-from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
-from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
-from wynot.patch import check_reproduces, tree_states
+from wynot.patch import tree_states
 from wynot.premise import require
 from wynot.result import (
     CACHED,
@@ -104,10 +104,11 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         answer = None
         if request.strategy != "commits":
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise)
+                                 progress, premise, state)
     finally:
         cache.close()
         log.close()
+        gc.unfreeze()  # the analysis froze what it built (wynot.analyse)
     base = Result(good=good, bad=bad, good_name=request.good, bad_name=request.bad, diff=None,
                   changes=(), roles={}, minimal=True, tests=tuple(records),
                   elapsed=time.monotonic() - started, patch=b"", run_dir=log.dir,
@@ -132,19 +133,16 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None) -> _HunkAnswer:
+                premise: tuple[TestRecord, TestRecord] | None, state: Path) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
-    diff = read_diff(repo, good, bad, context=request.context)
+    options = Options(request.context, request.criteria, request.predict, request.resolve)
+    analysis = analyse(repo, good, bad, options,
+                       state if request.use_cache else None, progress)
+    diff, plan, deps = analysis.diff, analysis.plan, analysis.deps
     if not diff.changes:
         raise PremiseError(f"no differences between {request.good} and {request.bad}")
-    check_reproduces(diff)
     progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
              f"{good[:12]} and {bad[:12]}")
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    by_file = {fd.index: file_symbols(fd) for fd in diff.files}
-    deps = (derive(symbols, {c.id: by_file[c.file] for c in diff.changes}) if request.predict
-            else Dependencies())
-    plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
@@ -161,9 +159,9 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             bad_record = premise[1]
         resolver = None
         if request.resolve:
-            scopes = {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
             files = {c.id: c.file for c in diff.changes}
-            resolver = Resolver(symbols, request.resolve_patterns, scopes, files)
+            resolver = Resolver(analysis.symbols, request.resolve_patterns, analysis.scopes,
+                                files)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)

@@ -32,6 +32,12 @@ class TestRecord:
     source: str = RAN
     resolving: frozenset[int] | None = None  # the configuration this one enlarges
     commit: str = ""  # set when a whole commit was tested (the commit phase)
+    count: int | None = None  # the configuration's size, when ``ids`` is not kept (predicted)
+
+    @property
+    def size(self) -> int:
+        """How many changes the configuration holds."""
+        return len(self.ids) if self.count is None else self.count
 
     @property
     def ran(self) -> bool:

@@ -16,12 +16,20 @@ from wynot.analysis.resolve import is_construction_failure
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff
 from wynot.outcome import Outcome
-from wynot.patch import PathConflict, tree_states
+from wynot.patch import PathConflict, TreeBuilder
 from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
 from wynot.runner import Commands, Reason, run_configuration
 from wynot.worktree import ScratchWorktree, UnsafePath
 
 DID_NOT_BUILD = "did not build"
+LOGGED_IDS = 1000  # a larger configuration is logged by its size and digest
+
+
+def logged_ids(ids: frozenset[int]) -> object:
+    """A configuration as the run log shows it: its sorted ids, or size and digest."""
+    if len(ids) <= LOGGED_IDS:
+        return sorted(ids)
+    return {"count": len(ids), "digest": OutcomeCache.configuration_key(ids)}
 
 
 @dataclass
@@ -38,10 +46,13 @@ class Tester:
     # UNRESOLVED ("did not build"): the failure we look for is a different one.
     build_errors: Sequence[str] | None = None
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
+    _runs: dict[str | None, int] = field(default_factory=dict, init=False, repr=False)
+    # The worktree's configuration, written file by file (one builder per worktree).
+    _trees: TreeBuilder | None = field(default=None, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
-        """How many times the test command really ran (in ``phase``, or at all)."""
-        return sum(1 for r in self.records if r.ran and phase in (None, r.phase))
+        """How many times the test command really ran (in ``phase``, or at all); O(1)."""
+        return self._runs.get(phase, 0)
 
     def has_run(self, ids: frozenset[int]) -> bool:
         """Whether this configuration already has an outcome from a run in this search."""
@@ -49,8 +60,10 @@ class Tester:
 
     def predict(self, ids: frozenset[int], phase: str, reason: str) -> TestRecord:
         """Answer UNRESOLVED without running anything."""
-        return self._add(TestRecord(len(self.records) + 1, phase, ids, Outcome.UNRESOLVED,
-                                    reason, 0.0, "", PREDICTED))
+        # Predictions can be many and large: keep their size, not their ids.
+        return self._add(TestRecord(len(self.records) + 1, phase, frozenset(),
+                                    Outcome.UNRESOLVED, reason, 0.0, "", PREDICTED,
+                                    count=len(ids)))
 
     def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True,
             resolving: frozenset[int] | None = None) -> TestRecord:
@@ -82,6 +95,7 @@ class Tester:
                                         commit=sha))
         output = self.log.output_path(number)
         self.worktree.checkout(sha)
+        self._trees = None  # the worktree now holds a whole commit
         result = run_configuration(self.worktree.root, self.commands, output)
         record = TestRecord(number, phase, frozenset(), result.outcome, result.reason.value,
                             result.duration, str(output), RAN, commit=sha)
@@ -92,10 +106,14 @@ class Tester:
 
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)
+        if record.ran:
+            self._runs[None] = self._runs.get(None, 0) + 1
+            self._runs[record.phase] = self._runs.get(record.phase, 0) + 1
         if record.source in (RAN, CACHED) and not record.commit:
             self._ran.setdefault(record.ids, record)
-        # Predicted answers are cheap and can be many: log their size, not their ids.
-        ids: object = len(record.ids) if record.source == PREDICTED else sorted(record.ids)
+        # Predicted answers are cheap and can be many: log their size, not their ids;
+        # a large configuration by its size and digest.
+        ids: object = record.size if record.source == PREDICTED else logged_ids(record.ids)
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
@@ -106,8 +124,15 @@ class Tester:
     def _execute(self, number: int, phase: str, ids: frozenset[int],
                  resolving: frozenset[int] | None) -> TestRecord:
         output = self.log.output_path(number)
+        if self._trees is None:
+            self._trees = TreeBuilder(self.diff)
         try:
-            self.worktree.apply(tree_states(self.diff, ids))
+            states = self._trees.states(ids)  # PathConflict: nothing is written
+            try:
+                self.worktree.apply(states)
+            except BaseException:
+                self._trees.reset()  # the worktree may hold part of this configuration
+                raise
         except (PathConflict, UnsafePath) as conflict:
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,

@@ -112,10 +112,12 @@ def make_plan(
     criteria: Sequence[str],
     symbols: Mapping[int, Symbols],
     deps: Dependencies | None = None,
+    enclosing: Mapping[int, str] | None = None,
 ) -> Plan:
-    """Order and group the changes of ``diff``."""
+    """Order and group the changes of ``diff``. ``enclosing``, if given, holds what
+    :func:`enclosing` says of each change (it saves parsing the files again)."""
     changes = diff.changes
-    keys = {c.id: _location(c, diff.files[c.file], criteria) for c in changes}
+    keys = {c.id: _location(c, diff.files[c.file], criteria, enclosing) for c in changes}
     lexical = _Union([c.id for c in changes])
     if "lexical" in criteria:
         _join_lexical(changes, symbols, lexical)
@@ -134,7 +136,8 @@ def make_plan(
                 grouped=bool(criteria) or deps is not None, lexical=groups)
 
 
-def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[str, ...]:
+def _location(change: Change, fd: FileDiff, criteria: Sequence[str],
+              known: Mapping[int, str] | None) -> tuple[str, ...]:
     key: list[str] = []
     path = fd.new_path or fd.old_path or change.path
     if "dir" in criteria:
@@ -143,14 +146,22 @@ def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[st
     if "file" in criteria:
         key.append(f"file:{fd.index}")
     if "syntax" in criteria:
-        key.append("def:" + _enclosing(change, fd))
+        key.append("def:" + (_enclosing(change, fd) if known is None else known[change.id]))
     return tuple(key)
 
 
-def scope(change: Change, fd: FileDiff) -> str:
-    """The file and function or class a hunk sits in; '' outside any (or a whole file)."""
-    enclosing = _enclosing(change, fd)
-    return f"{fd.index}:{enclosing}" if enclosing else ""
+def scope(change: Change, fd: FileDiff, known: str | None = None) -> str:
+    """The file and function or class a hunk sits in; '' outside any (or a whole file).
+
+    ``known`` is :func:`enclosing` of the change, when already computed.
+    """
+    inside = _enclosing(change, fd) if known is None else known
+    return f"{fd.index}:{inside}" if inside else ""
+
+
+def enclosing(change: Change, fd: FileDiff) -> str:
+    """The function or class a hunk sits in, or '' for whole-file changes."""
+    return _enclosing(change, fd)
 
 
 def _enclosing(change: Change, fd: FileDiff) -> str:

@@ -1,0 +1,209 @@
+"""The analysis of GOOD..BAD before the first test: diff, symbols, dependencies, plan.
+
+:func:`analyse` reads the diff and computes only what the chosen options use
+(flat mode, ``--group none --no-predict --no-resolve``, needs no symbols), and
+reports progress while it works. It keeps Python's cyclic garbage collector
+out of the way while it builds its large, long-lived structures (they are
+frozen afterwards, so later collections do not walk them either).
+
+The result is stored in the state directory, ``<git-common-dir>/wynot/analysis/``,
+keyed by GOOD, BAD, the context size, the options that change it and wynot's
+own code, and reused by a rerun. A file that cannot be read is recomputed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import hashlib
+import os
+import pickle
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from wynot.analysis.depends import Dependencies, derive
+from wynot.analysis.grouping import Plan, enclosing, make_plan, scope
+from wynot.analysis.symbols import Symbols, change_symbols, file_symbols
+from wynot.changes import Diff
+from wynot.diffread import read_diff
+from wynot.patch import check_reproduces
+
+KEPT_ANALYSES = 4  # analyses kept in the state directory, newest first
+PROGRESS_EVERY = 2.0  # seconds between progress lines while files are analysed
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the search needs to know about GOOD..BAD before its first test.
+
+    ``symbols`` and ``scopes`` are empty when the options do not use them;
+    ``deps`` is empty without ``predict``.
+    """
+
+    diff: Diff
+    symbols: Mapping[int, Symbols]
+    deps: Dependencies
+    plan: Plan
+    scopes: Mapping[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options that decide what the analysis computes."""
+
+    context: int
+    criteria: tuple[str, ...]
+    predict: bool
+    resolve: bool
+
+    @property
+    def needs_symbols(self) -> bool:
+        return self.predict or self.resolve or "lexical" in self.criteria
+
+
+def analyse(repo: Path, good: str, bad: str, options: Options, state: Path | None,
+            progress: Callable[[str], None]) -> Analysis:
+    """The analysis of ``good..bad`` (full commit ids): from ``state`` if stored there,
+    else computed (and stored there, unless ``state`` is None)."""
+    path = None if state is None else state / "analysis" / f"{_key(good, bad, options)}.pickle"
+    if path is not None:
+        stored = _load(path)
+        if stored is not None:
+            progress(f"analysis of {good[:12]}..{bad[:12]} read from {path.parent}")
+            return stored
+    with _collector_paused():
+        result = _compute(repo, good, bad, options, progress)
+    if path is not None:
+        _store(path, result)
+    return result
+
+
+def _compute(repo: Path, good: str, bad: str, options: Options,
+             progress: Callable[[str], None]) -> Analysis:
+    progress(f"reading the diff {good[:12]}..{bad[:12]}")
+    diff = read_diff(repo, good, bad, context=options.context)
+    if not diff.changes:
+        return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
+    check_reproduces(diff)
+    progress(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
+    symbols, places = _per_file(diff, options, progress)
+    deps = Dependencies()
+    if options.predict:
+        progress("deriving dependencies")
+        by_file = {fd.index: file_symbols(fd) for fd in diff.files}
+        deps = derive(symbols, {c.id: by_file[c.file] for c in diff.changes})
+    progress("planning the search")
+    plan = make_plan(diff, options.criteria, symbols, deps if options.predict else None,
+                     enclosing=places if "syntax" in options.criteria else None)
+    scopes = ({c.id: scope(c, diff.files[c.file], places[c.id]) for c in diff.changes}
+              if options.resolve else {})
+    return Analysis(diff, symbols, deps, plan, scopes)
+
+
+def _per_file(diff: Diff, options: Options, progress: Callable[[str], None]
+              ) -> tuple[dict[int, Symbols], dict[int, str]]:
+    """Symbols and enclosing function of each change, as the options need them.
+
+    One file after the other, so that the parses a file needs are shared
+    while they are in the parse caches.
+    """
+    places_needed = options.resolve or "syntax" in options.criteria
+    symbols: dict[int, Symbols] = {}
+    places: dict[int, str] = {}
+    if not (options.needs_symbols or places_needed):
+        return symbols, places
+    shown = time.monotonic()
+    for fd in diff.files:
+        for change in fd.changes:
+            if options.needs_symbols:
+                symbols[change.id] = change_symbols(change, fd)
+            if places_needed:
+                places[change.id] = enclosing(change, fd)
+        if time.monotonic() - shown > PROGRESS_EVERY:
+            shown = time.monotonic()
+            progress(f"analysed {fd.index + 1} of {len(diff.files)} files")
+    return symbols, places
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic collection while the analysis builds; what it built is frozen after.
+
+    The analysis allocates millions of objects that live until the end of
+    the run and hold no garbage cycles; the collector would walk all of them
+    again and again (the time grew faster than the diff).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def _key(good: str, bad: str, options: Options) -> str:
+    text = repr((good, bad, options.context, options.criteria, options.predict,
+                 options.resolve, _code_digest()))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@functools.cache
+def _code_digest() -> str:
+    """A digest of wynot's own source: a stored analysis is only reused by the same code."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for source in sorted(package.rglob("*.py")):
+        digest.update(str(source.relative_to(package)).encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def _load(path: Path) -> Analysis | None:
+    try:
+        with path.open("rb") as handle, _collector_paused():
+            stored = pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - a damaged or foreign file: compute again
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    if not isinstance(stored, Analysis):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # newest first when old analyses are removed
+    return stored
+
+
+def _store(path: Path, result: Analysis) -> None:
+    """Write atomically; keep only the newest ``KEPT_ANALYSES`` files. Errors are ignored."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+        _prune(sorted(path.parent.glob("*.pickle"), key=_mtime, reverse=True))
+
+
+def _prune(newest_first: Sequence[Path]) -> None:
+    for old in newest_first[KEPT_ANALYSES:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
