@@ -13,9 +13,12 @@ and measures, in the same run:
     first test   from starting wynot to the start of its first test (the premise, GOOD)
     first search from starting wynot to the start of its first search test (the third run)
     peak RSS     ``ru_maxrss`` of the wynot process (``os.wait4``)
+    CPU          user + system time of wynot and everything it ran (tests included);
+                 less sensitive than wall time to a loaded machine
     gap          median wall time between one test's end and the next one's start,
-                 over consecutive tests whose configurations differ in exactly one
-                 file ("gap 1 file"), and over all consecutive tests ("gap all")
+                 over the tests before which wynot wrote exactly one file ("gap 1
+                 file"; the probe counts the files newer than the previous test's
+                 end with ``find -newer``), and over all consecutive tests ("gap all")
     rerun        with ``--rerun``: wynot again with its state directory full, time
                  to the start of its first real test (everything before the final
                  verification is answered from the cache), and its total time
@@ -61,6 +64,7 @@ class Row:
     first_test: float | None
     first_search: float | None
     peak_rss_mib: float
+    cpu: float  # user + system seconds of wynot and the processes it waited for
     gap_one_file_ms: float | None
     gap_one_file_count: int
     gap_all_ms: float | None
@@ -116,57 +120,58 @@ def cause_line(repo: Path, label: str) -> tuple[str, str]:
 
 
 def write_probe(workdir: Path, path: str, line: str) -> Path:
+    """The test command: marks its start (with the number of files written since
+    the previous test ended) and its end, and fails when the cause is applied."""
     probe = workdir / "probe.sh"
-    marks = workdir / "marks"
+    marks, stamp = workdir / "marks", shlex.quote(str(workdir / "stamp"))
     probe.write_text(
         "#!/bin/bash\n"
-        f"echo \"s $EPOCHREALTIME\" >> {shlex.quote(str(marks))}\n"
+        "t=$EPOCHREALTIME\n"
+        f"n=$(find . -path ./.git -prune -o \\( -type f -o -type l \\) -newer {stamp} -print"
+        " | wc -l)\n"
+        f"echo \"s $t $n\" >> {shlex.quote(str(marks))}\n"
         f"if grep -qF -- {shlex.quote(line)} {shlex.quote(path)}; then r=1; else r=0; fi\n"
+        f"touch {stamp}\n"
         f"echo \"e $EPOCHREALTIME\" >> {shlex.quote(str(marks))}\n"
         "exit $r\n", encoding="utf-8")
     return marks
 
 
+@dataclass
+class Marks:
+    starts: list[float]
+    ends: list[float]
+    written: list[int]  # files written before each test (since the previous one ended)
+
+
 def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
-              ) -> tuple[float, int, float, list[float], list[float], Path]:
-    """Run wynot once. Returns (start, exit, peak RSS MiB, starts, ends, run log dir)."""
+              ) -> tuple[float, int, float, float, Marks]:
+    """Run wynot once. Returns (start, exit code, peak RSS in MiB, CPU seconds, marks)."""
     marks = workdir / "marks"
     marks.unlink(missing_ok=True)
+    (workdir / "stamp").touch()
     argv = [sys.executable, "-m", "wynot", "--json", "-q", *MODES[mode], "good", "bad", "--",
             "bash", str(workdir / "probe.sh")]
-    out = (workdir / "report.json").open("wb")
-    err = (workdir / "stderr.txt").open("wb")
-    start = time.time()
-    proc = subprocess.Popen(argv, cwd=repo, stdout=out, stderr=err, start_new_session=True)
-    timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
-    timer.start()
-    _, status, usage = os.wait4(proc.pid, 0)
-    timer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    out.close()
-    err.close()
-    starts, ends = [], []
-    for entry in marks.read_text().split("\n") if marks.exists() else []:
-        if entry:
-            kind, stamp = entry.split()
-            (starts if kind == "s" else ends).append(float(stamp))
-    runs = sorted((repo / ".git" / "wynot" / "runs").iterdir())
-    return start, proc.returncode, usage.ru_maxrss / 1024, starts, ends, runs[-1]
-
-
-def files_changed(log_dir: Path, file_of: dict[int, int]) -> list[int]:
-    """For each pair of consecutive tests that ran, how many files differ."""
-    configs = [frozenset(entry["changes"]) for entry in map(
-        json.loads, (log_dir / "log.jsonl").read_text().splitlines())
-        if entry["source"] == "run" and isinstance(entry["changes"], list)]
-    return [len({file_of[c] for c in a ^ b}) for a, b in zip(configs, configs[1:], strict=False)]
-
-
-def change_files(repo: Path) -> dict[int, int]:
-    sys.path.insert(0, str(ROOT))
-    from wynot.diffread import read_diff
-    diff = read_diff(repo, "good", "bad")
-    return {c.id: c.file for c in diff.changes}
+    with (workdir / "report.json").open("wb") as out, \
+            (workdir / "stderr.txt").open("wb") as err:
+        start = time.time()
+        proc = subprocess.Popen(argv, cwd=repo, stdout=out, stderr=err,
+                                start_new_session=True)
+        timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
+        timer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    seen = Marks([], [], [])
+    for entry in marks.read_text().splitlines() if marks.exists() else []:
+        kind, stamp, *count = entry.split()
+        if kind == "s":
+            seen.starts.append(float(stamp))
+            seen.written.append(int(count[0]))
+        else:
+            seen.ends.append(float(stamp))
+    return (start, proc.returncode, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime,
+            seen)
 
 
 def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -> Row:
@@ -178,20 +183,20 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -
     write_probe(here, path, line)
     shutil.rmtree(repo / ".git" / "wynot", ignore_errors=True)
     git_diff = time_git_diff(repo)
-    start, code, rss, starts, ends, log_dir = run_wynot(repo, here, mode, timeout)
+    start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout)
+    starts, ends = seen.starts, seen.ends
     total = (ends[-1] if ends else time.time()) - start
     gaps = [b - a for a, b in zip(ends, starts[1:], strict=False)]
-    changed = files_changed(log_dir, change_files(repo)) if gaps else []
-    one = [g for g, n in zip(gaps, changed, strict=False) if n == 1]
+    one = [g for g, n in zip(gaps, seen.written[1:], strict=False) if n == 1]
     row = Row(hunks=case["hunks"], files=case["files"], git_diff=git_diff,
               first_test=starts[0] - start if starts else None,
               first_search=starts[2] - start if len(starts) > 2 else None,
-              peak_rss_mib=rss, gap_one_file_ms=_ms(one), gap_one_file_count=len(one),
+              peak_rss_mib=rss, cpu=cpu, gap_one_file_ms=_ms(one), gap_one_file_count=len(one),
               gap_all_ms=_ms(gaps), tests_run=len(starts), total=total, exit=code)
     if rerun:
-        again, row.rerun_exit, _, starts, ends, _ = run_wynot(repo, here, mode, timeout)
-        row.rerun_first_test = starts[0] - again if starts else None
-        row.rerun_total = (ends[-1] if ends else time.time()) - again
+        again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout)
+        row.rerun_first_test = seen.starts[0] - again if seen.starts else None
+        row.rerun_total = (seen.ends[-1] if seen.ends else time.time()) - again
     return row
 
 
@@ -201,13 +206,14 @@ def _ms(values: list[float]) -> float | None:
 
 def markdown(rows: list[Row]) -> str:
     head = ("| hunks | files | git diff | first test | first search test | x git diff | "
-            "peak RSS | gap, 1 file (n) | gap, all | tests | total | exit | rerun: first test |")
+            "peak RSS | CPU | gap, 1 file (n) | gap, all | tests | total | exit | "
+            "rerun: first test |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         ratio = f"{r.first_search / r.git_diff:.0f}" if r.first_search else "-"
         lines.append(
             f"| {r.hunks:,} | {r.files:,} | {r.git_diff:.2f} s | {_s(r.first_test)} | "
-            f"{_s(r.first_search)} | {ratio} | {r.peak_rss_mib:,.0f} MiB | "
+            f"{_s(r.first_search)} | {ratio} | {r.peak_rss_mib:,.0f} MiB | {r.cpu:.1f} s | "
             f"{_v(r.gap_one_file_ms)} ms ({r.gap_one_file_count}) | {_v(r.gap_all_ms)} ms | "
             f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} |")
     return "\n".join(lines)

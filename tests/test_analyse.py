@@ -1,0 +1,62 @@
+"""The analysis before the first test: only what the options use, stored and reused."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from pathlib import Path
+
+from test_grouping import project
+
+from conftest import GitRepo
+from wynot.analyse import Analysis, Options, analyse
+from wynot.analysis.depends import derive
+from wynot.analysis.grouping import make_plan, scope
+from wynot.analysis.symbols import change_symbols, file_symbols
+from wynot.diffread import read_diff
+
+DEFAULT = Options(context=3, criteria=("dir", "file", "syntax"), predict=True, resolve=True)
+FLAT = Options(context=3, criteria=(), predict=False, resolve=False)
+
+
+def _run(repo: GitRepo, good: str, bad: str, options: Options,
+         state: Path | None) -> tuple[Analysis, list[str]]:
+    said: list[str] = []
+    return analyse(repo.path, good, bad, options, state, said.append), said
+
+
+def test_the_analysis_is_what_the_pipeline_computed_before(make_repo: Callable[..., GitRepo],
+                                                            tmp_path: Path) -> None:
+    repo, good, bad = project(make_repo)
+    got, said = _run(repo, good, bad, DEFAULT, tmp_path)
+    diff = read_diff(repo.path, good, bad)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
+    deps = derive(symbols, files)
+    assert got.diff == diff and got.symbols == symbols and got.deps == deps
+    assert got.plan == make_plan(diff, DEFAULT.criteria, symbols, deps)
+    assert got.scopes == {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
+    assert any(line.startswith("analysing") for line in said)
+    assert gc.isenabled()
+
+
+def test_flat_mode_computes_no_symbols(make_repo: Callable[..., GitRepo]) -> None:
+    repo, good, bad = project(make_repo)
+    got, _ = _run(repo, good, bad, FLAT, None)
+    assert got.symbols == {} and got.scopes == {} and not got.deps.needs
+    assert got.plan.order == tuple(range(len(got.diff.changes)))
+
+
+def test_a_rerun_reads_the_stored_analysis(make_repo: Callable[..., GitRepo],
+                                           tmp_path: Path) -> None:
+    repo, good, bad = project(make_repo)
+    first, _ = _run(repo, good, bad, DEFAULT, tmp_path)
+    [stored] = (tmp_path / "analysis").glob("*.pickle")
+    again, said = _run(repo, good, bad, DEFAULT, tmp_path)
+    assert said == [f"analysis of {good[:12]}..{bad[:12]} read from {tmp_path / 'analysis'}"]
+    assert again.plan == first.plan and again.deps == first.deps and again.diff == first.diff
+    _run(repo, good, bad, FLAT, tmp_path)  # other options: another entry
+    assert len(list((tmp_path / "analysis").glob("*.pickle"))) == 2
+    stored.write_bytes(b"not a pickle")
+    repaired, said = _run(repo, good, bad, DEFAULT, tmp_path)
+    assert repaired.plan == first.plan and not said[0].startswith("analysis of")
