@@ -9,7 +9,7 @@ from pathlib import Path
 from test_grouping import project
 
 from conftest import GitRepo
-from wynot.analyse import Analysis, Options, analyse
+from wynot.analyse import Analysis, AnalysisStore, Options, analyse
 from wynot.analysis.depends import derive
 from wynot.analysis.grouping import make_plan, scope
 from wynot.analysis.symbols import change_symbols, file_symbols
@@ -21,8 +21,16 @@ FLAT = Options(context=3, criteria=(), predict=False, resolve=False)
 
 def _run(repo: GitRepo, good: str, bad: str, options: Options,
          state: Path | None) -> tuple[Analysis, list[str]]:
+    """As the pipeline does it: read from ``state``, else compute and store there."""
     said: list[str] = []
-    return analyse(repo.path, good, bad, options, state, said.append), said
+    store = None if state is None else AnalysisStore(state, good, bad, options)
+    stored = store.load(said.append) if store is not None else None
+    if stored is not None:
+        return stored, said
+    computed = analyse(repo.path, good, bad, options, said.append)
+    if store is not None:
+        store.save(computed)
+    return computed, said
 
 
 def test_the_analysis_is_what_the_pipeline_computed_before(make_repo: Callable[..., GitRepo],

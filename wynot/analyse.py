@@ -6,9 +6,10 @@ reports progress while it works. It keeps Python's cyclic garbage collector
 out of the way while it builds its large, long-lived structures (they are
 frozen afterwards, so later collections do not walk them either).
 
-The result is stored in the state directory, ``<git-common-dir>/wynot/analysis/``,
-keyed by GOOD, BAD, the context size, the options that change it and wynot's
-own code, and reused by a rerun. A file that cannot be read is recomputed.
+:class:`AnalysisStore` keeps it in the state directory,
+``<git-common-dir>/wynot/analysis/``, keyed by GOOD, BAD, the context size, the
+options that change it and wynot's own code, for a rerun to reuse. A file
+that cannot be read is computed again.
 """
 
 from __future__ import annotations
@@ -65,21 +66,38 @@ class Options:
         return self.predict or self.resolve or "lexical" in self.criteria
 
 
-def analyse(repo: Path, good: str, bad: str, options: Options, state: Path | None,
+def analyse(repo: Path, good: str, bad: str, options: Options,
             progress: Callable[[str], None]) -> Analysis:
-    """The analysis of ``good..bad`` (full commit ids): from ``state`` if stored there,
-    else computed (and stored there, unless ``state`` is None)."""
-    path = None if state is None else state / "analysis" / f"{_key(good, bad, options)}.pickle"
-    if path is not None:
-        stored = _load(path)
-        if stored is not None:
-            progress(f"analysis of {good[:12]}..{bad[:12]} read from {path.parent}")
-            return stored
+    """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes."""
     with _collector_paused():
-        result = _compute(repo, good, bad, options, progress)
-    if path is not None:
-        _store(path, result)
-    return result
+        return _compute(repo, good, bad, options, progress)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisStore:
+    """Where the analysis of ``good..bad`` under ``options`` is kept in ``state``."""
+
+    state: Path
+    good: str
+    bad: str
+    options: Options
+
+    @property
+    def path(self) -> Path:
+        return self.state / "analysis" / f"{_key(self.good, self.bad, self.options)}.pickle"
+
+    def load(self, progress: Callable[[str], None]) -> Analysis | None:
+        """The stored analysis, or None when there is none (or it cannot be read)."""
+        stored = _load(self.path)
+        if stored is not None:
+            progress(f"analysis of {self.good[:12]}..{self.bad[:12]} read from "
+                     f"{self.path.parent}")
+        return stored
+
+    def save(self, analysis: Analysis) -> None:
+        """Store ``analysis`` atomically, keeping the newest ``KEPT_ANALYSES``; errors
+        are ignored (the next run computes it again)."""
+        _store(self.path, analysis)
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,

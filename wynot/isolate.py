@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.analyse import Options, analyse
+from wynot.analyse import AnalysisStore, Options, analyse
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
@@ -136,8 +136,11 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 premise: tuple[TestRecord, TestRecord] | None, state: Path) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     options = Options(request.context, request.criteria, request.predict, request.resolve)
-    analysis = analyse(repo, good, bad, options,
-                       state if request.use_cache else None, progress)
+    store = AnalysisStore(state, good, bad, options) if request.use_cache else None
+    analysis = store.load(progress) if store is not None else None
+    fresh = analysis is None
+    if analysis is None:
+        analysis = analyse(repo, good, bad, options, progress)
     diff, plan, deps = analysis.diff, analysis.plan, analysis.deps
     if not diff.changes:
         raise PremiseError(f"no differences between {request.good} and {request.bad}")
@@ -150,13 +153,17 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
         tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
                         key, log, progress, records)
-        if premise is None:
-            require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
-                    good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
-                                 "BAD", request.bad, bad, request.commands)
-        else:
-            bad_record = premise[1]
+        try:
+            if premise is None:
+                require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD",
+                        request.good, good, request.commands)
+                bad_record = require(tester.run(frozenset(plan.order), "premise"),
+                                     Outcome.FAIL, "BAD", request.bad, bad, request.commands)
+            else:
+                bad_record = premise[1]
+        finally:  # stored once the first tests ran: storing delays nothing else
+            if fresh and store is not None:
+                store.save(analysis)
         resolver = None
         if request.resolve:
             files = {c.id: c.file for c in diff.changes}
