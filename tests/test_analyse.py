@@ -6,10 +6,12 @@ import gc
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from test_grouping import project
 
 from conftest import GitRepo
-from wynot.analyse import Analysis, AnalysisStore, Options, analyse
+from wynot import analyse as analyse_module
+from wynot.analyse import Analysis, AnalysisStore, Options, analyse, describe
 from wynot.analysis.depends import derive
 from wynot.analysis.grouping import make_plan, scope
 from wynot.analysis.symbols import change_symbols, file_symbols
@@ -44,8 +46,21 @@ def test_the_analysis_is_what_the_pipeline_computed_before(make_repo: Callable[.
     assert got.diff == diff and got.symbols == symbols and got.deps == deps
     assert got.plan == make_plan(diff, DEFAULT.criteria, symbols, deps)
     assert got.scopes == {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
-    assert any(line.startswith("analysing") for line in said)
+    assert said == [describe(diff)]  # quick: no further progress lines
     assert gc.isenabled()
+
+
+def test_a_long_analysis_shows_progress(make_repo: Callable[..., GitRepo],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, good, bad = project(make_repo)
+    monkeypatch.setattr(analyse_module, "QUIET_FOR", 0.0)
+    monkeypatch.setattr(analyse_module, "PROGRESS_EVERY", 0.0)
+    got, said = _run(repo, good, bad, DEFAULT, None)
+    files = len(got.diff.files)
+    assert said == [describe(got.diff), f"analysing {len(got.diff.changes)} changes in "
+                    f"{files} files", *(f"analysed {n} of {files} files" for n in
+                                        range(1, files + 1)),
+                    "deriving dependencies", "planning the search"]
 
 
 def test_flat_mode_computes_no_symbols(make_repo: Callable[..., GitRepo]) -> None:

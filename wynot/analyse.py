@@ -35,6 +35,7 @@ from wynot.patch import check_reproduces
 
 KEPT_ANALYSES = 4  # analyses kept in the state directory, newest first
 PROGRESS_EVERY = 2.0  # seconds between progress lines while files are analysed
+QUIET_FOR = 1.0  # an analysis shorter than this shows no progress lines
 
 
 @dataclass(frozen=True)
@@ -102,19 +103,20 @@ class AnalysisStore:
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
              progress: Callable[[str], None]) -> Analysis:
-    progress(f"reading the diff {good[:12]}..{bad[:12]}")
     diff = read_diff(repo, good, bad, context=options.context)
     if not diff.changes:
         return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
+    progress(describe(diff))
+    say = _Heartbeat(progress)
     check_reproduces(diff)
-    progress(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
-    symbols, places = _per_file(diff, options, progress)
+    say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
+    symbols, places = _per_file(diff, options, say)
     deps = Dependencies()
     if options.predict:
-        progress("deriving dependencies")
+        say("deriving dependencies")
         by_file = {fd.index: file_symbols(fd) for fd in diff.files}
         deps = derive(symbols, {c.id: by_file[c.file] for c in diff.changes})
-    progress("planning the search")
+    say("planning the search")
     plan = make_plan(diff, options.criteria, symbols, deps if options.predict else None,
                      enclosing=places if "syntax" in options.criteria else None)
     scopes = ({c.id: scope(c, diff.files[c.file], places[c.id]) for c in diff.changes}
@@ -122,7 +124,29 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
     return Analysis(diff, symbols, deps, plan, scopes)
 
 
-def _per_file(diff: Diff, options: Options, progress: Callable[[str], None]
+def describe(diff: Diff) -> str:
+    """The progress line that introduces a diff."""
+    return (f"{len(diff.changes)} changes in {len(diff.files)} files between "
+            f"{diff.good[:12]} and {diff.bad[:12]}")
+
+
+class _Heartbeat:
+    """Progress lines for a long analysis only: none in its first ``QUIET_FOR``
+    seconds, then each stage, and per-file lines at most every ``PROGRESS_EVERY``."""
+
+    def __init__(self, progress: Callable[[str], None]) -> None:
+        self._progress = progress
+        self._started = self._shown = time.monotonic()
+
+    def __call__(self, line: str, *, often: bool = False) -> None:
+        now = time.monotonic()
+        if now - self._started < QUIET_FOR or (often and now - self._shown < PROGRESS_EVERY):
+            return
+        self._shown = now
+        self._progress(line)
+
+
+def _per_file(diff: Diff, options: Options, say: _Heartbeat
               ) -> tuple[dict[int, Symbols], dict[int, str]]:
     """Symbols and enclosing function of each change, as the options need them.
 
@@ -134,16 +158,13 @@ def _per_file(diff: Diff, options: Options, progress: Callable[[str], None]
     places: dict[int, str] = {}
     if not (options.needs_symbols or places_needed):
         return symbols, places
-    shown = time.monotonic()
     for fd in diff.files:
         for change in fd.changes:
             if options.needs_symbols:
                 symbols[change.id] = change_symbols(change, fd)
             if places_needed:
                 places[change.id] = enclosing(change, fd)
-        if time.monotonic() - shown > PROGRESS_EVERY:
-            shown = time.monotonic()
-            progress(f"analysed {fd.index + 1} of {len(diff.files)} files")
+        say(f"analysed {fd.index + 1} of {len(diff.files)} files", often=True)
     return symbols, places
 
 

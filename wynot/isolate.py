@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.analyse import AnalysisStore, Options, analyse
+from wynot.analyse import AnalysisStore, Options, analyse, describe
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
@@ -141,11 +141,11 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     fresh = analysis is None
     if analysis is None:
         analysis = analyse(repo, good, bad, options, progress)
+    elif analysis.diff.changes:
+        progress(describe(analysis.diff))
     diff, plan, deps = analysis.diff, analysis.plan, analysis.deps
     if not diff.changes:
         raise PremiseError(f"no differences between {request.good} and {request.bad}")
-    progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
-             f"{good[:12]} and {bad[:12]}")
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
