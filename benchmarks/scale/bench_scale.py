@@ -14,7 +14,10 @@ and measures, in the same run:
     first search from starting wynot to the start of its first search test (the third run)
     peak RSS     ``ru_maxrss`` of the wynot process (``os.wait4``)
     CPU          user + system time of wynot and everything it ran (tests included);
-                 less sensitive than wall time to a loaded machine
+                 less sensitive than wall time to a loaded machine. Also: the CPU
+                 time of git diff, and wynot's own (with the git commands it ran)
+                 when its first search test starts (the probe reads
+                 /proc/$PPID/stat), and their ratio
     gap          median wall time between one test's end and the next one's start,
                  over the tests before which wynot wrote exactly one file ("gap 1
                  file"; the probe counts the files newer than the previous test's
@@ -61,8 +64,10 @@ class Row:
     hunks: int
     files: int
     git_diff: float
+    git_diff_cpu: float
     first_test: float | None
     first_search: float | None
+    first_search_cpu: float | None  # wynot's CPU seconds when its first search test starts
     peak_rss_mib: float
     cpu: float  # user + system seconds of wynot and the processes it waited for
     gap_one_file_ms: float | None
@@ -85,16 +90,17 @@ def ensure_repo(workdir: Path, hunks: int, timeout: float) -> Path:
     return repo
 
 
-def time_git_diff(repo: Path) -> float:
-    """Wall time of git diff good..bad, its output read through a pipe."""
+def time_git_diff(repo: Path) -> tuple[float, float]:
+    """Wall and CPU time of git diff good..bad, its output read through a pipe."""
     start = time.perf_counter()
     proc = subprocess.Popen(["git", "-C", str(repo), "diff", "-M", "-U3", "--no-color",
                              "good", "bad"], stdout=subprocess.PIPE)
     assert proc.stdout is not None
     while proc.stdout.read(1 << 20):
         pass
-    proc.wait()
-    return time.perf_counter() - start
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 
 
 def cause_line(repo: Path, label: str) -> tuple[str, str]:
@@ -127,9 +133,10 @@ def write_probe(workdir: Path, path: str, line: str) -> Path:
     probe.write_text(
         "#!/bin/bash\n"
         "t=$EPOCHREALTIME\n"
+        "c=$(awk '{print $14 + $15 + $16 + $17}' /proc/$PPID/stat)\n"
         f"n=$(find . -path ./.git -prune -o \\( -type f -o -type l \\) -newer {stamp} -print"
         " | wc -l)\n"
-        f"echo \"s $t $n\" >> {shlex.quote(str(marks))}\n"
+        f"echo \"s $t $n $c\" >> {shlex.quote(str(marks))}\n"
         f"if grep -qF -- {shlex.quote(line)} {shlex.quote(path)}; then r=1; else r=0; fi\n"
         f"touch {stamp}\n"
         f"echo \"e $EPOCHREALTIME\" >> {shlex.quote(str(marks))}\n"
@@ -142,6 +149,7 @@ class Marks:
     starts: list[float]
     ends: list[float]
     written: list[int]  # files written before each test (since the previous one ended)
+    cpu: list[float]  # wynot's CPU seconds (with the children it waited for) at each start
 
 
 def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
@@ -162,12 +170,13 @@ def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
         _, status, usage = os.wait4(proc.pid, 0)
         timer.cancel()
         proc.returncode = os.waitstatus_to_exitcode(status)
-    seen = Marks([], [], [])
+    seen = Marks([], [], [], [])
     for entry in marks.read_text().splitlines() if marks.exists() else []:
         kind, stamp, *count = entry.split()
         if kind == "s":
             seen.starts.append(float(stamp))
             seen.written.append(int(count[0]))
+            seen.cpu.append(int(count[1]) / os.sysconf("SC_CLK_TCK"))
         else:
             seen.ends.append(float(stamp))
     return (start, proc.returncode, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime,
@@ -182,13 +191,14 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -
     path, line = cause_line(repo, case["expected"][0])
     write_probe(here, path, line)
     shutil.rmtree(repo / ".git" / "wynot", ignore_errors=True)
-    git_diff = time_git_diff(repo)
+    git_diff, git_cpu = time_git_diff(repo)
     start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout)
     starts, ends = seen.starts, seen.ends
     total = (ends[-1] if ends else time.time()) - start
     gaps = [b - a for a, b in zip(ends, starts[1:], strict=False)]
     one = [g for g, n in zip(gaps, seen.written[1:], strict=False) if n == 1]
-    row = Row(hunks=case["hunks"], files=case["files"], git_diff=git_diff,
+    row = Row(hunks=case["hunks"], files=case["files"], git_diff=git_diff, git_diff_cpu=git_cpu,
+              first_search_cpu=seen.cpu[2] if len(seen.cpu) > 2 else None,
               first_test=starts[0] - start if starts else None,
               first_search=starts[2] - start if len(starts) > 2 else None,
               peak_rss_mib=rss, cpu=cpu, gap_one_file_ms=_ms(one), gap_one_file_count=len(one),
@@ -207,15 +217,18 @@ def _ms(values: list[float]) -> float | None:
 def markdown(rows: list[Row]) -> str:
     head = ("| hunks | files | git diff | first test | first search test | x git diff | "
             "peak RSS | CPU | gap, 1 file (n) | gap, all | tests | total | exit | "
-            "rerun: first test |")
+            "rerun: first test | CPU: git diff | CPU: to first search test | CPU: x git diff |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         ratio = f"{r.first_search / r.git_diff:.0f}" if r.first_search else "-"
+        cpu_ratio = (f"{r.first_search_cpu / r.git_diff_cpu:.0f}"
+                     if r.first_search_cpu and r.git_diff_cpu else "-")
         lines.append(
             f"| {r.hunks:,} | {r.files:,} | {r.git_diff:.2f} s | {_s(r.first_test)} | "
             f"{_s(r.first_search)} | {ratio} | {r.peak_rss_mib:,.0f} MiB | {r.cpu:.1f} s | "
             f"{_v(r.gap_one_file_ms)} ms ({r.gap_one_file_count}) | {_v(r.gap_all_ms)} ms | "
-            f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} |")
+            f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} | "
+            f"{r.git_diff_cpu:.2f} s | {_s(r.first_search_cpu)} | {cpu_ratio} |")
     return "\n".join(lines)
 
 
