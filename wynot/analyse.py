@@ -21,6 +21,7 @@ import hashlib
 import os
 import pickle
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,14 @@ class AnalysisStore:
         """Store ``analysis`` atomically, keeping the newest ``KEPT_ANALYSES``; errors
         are ignored (the next run computes it again)."""
         _store(self.path, analysis)
+
+    def save_soon(self, analysis: Analysis) -> threading.Thread:
+        """:meth:`save` in a thread, while the caller waits for its first tests; join
+        it before the process ends. ``analysis`` must not change meanwhile."""
+        thread = threading.Thread(target=self.save, args=(analysis,), daemon=True,
+                                  name="wynot-save-analysis")
+        thread.start()
+        return thread
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
@@ -236,7 +245,9 @@ def _store(path: Path, result: Analysis) -> None:
 
 
 def _prune(newest_first: Sequence[Path]) -> None:
-    for old in newest_first[KEPT_ANALYSES:]:
+    """Remove all but the newest analyses, and files left by a save that was cut off."""
+    stale = [p for p in newest_first[0].parent.glob("*.tmp") if _mtime(p) < time.time() - 3600]
+    for old in [*newest_first[KEPT_ANALYSES:], *stale]:
         with contextlib.suppress(OSError):
             old.unlink()
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.analyse import AnalysisStore, Options, analyse, describe
+from wynot.analyse import Analysis, AnalysisStore, Options, analyse, describe
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
@@ -138,14 +138,32 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     options = Options(request.context, request.criteria, request.predict, request.resolve)
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     analysis = store.load(progress) if store is not None else None
-    fresh = analysis is None
+    saving = None
     if analysis is None:
         analysis = analyse(repo, good, bad, options, progress)
+        saving = store.save_soon(analysis) if store is not None else None
     elif analysis.diff.changes:
         progress(describe(analysis.diff))
-    diff, plan, deps = analysis.diff, analysis.plan, analysis.deps
-    if not diff.changes:
-        raise PremiseError(f"no differences between {request.good} and {request.bad}")
+    try:
+        if not analysis.diff.changes:
+            raise PremiseError(f"no differences between {request.good} and {request.bad}")
+        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise)
+    except KeyboardInterrupt:
+        saving = None  # leave at once: the next run computes the analysis again
+        raise
+    finally:
+        if saving is not None:
+            saving.join()  # written while the first tests ran; now it must be complete
+
+
+def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
+                  log: RunLog, records: list[TestRecord], progress: Progress,
+                  premise: tuple[TestRecord, TestRecord] | None) -> _HunkAnswer:
+    diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
+    # The search learns dependencies from build errors: into a copy, so that the
+    # analysis, which a rerun may reuse, stays what the diff alone says.
+    deps = Dependencies({a: set(b) for a, b in analysis.deps.needs.items()},
+                        set(analysis.deps.ties))
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
@@ -153,17 +171,13 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
         tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
                         key, log, progress, records)
-        try:
-            if premise is None:
-                require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD",
-                        request.good, good, request.commands)
-                bad_record = require(tester.run(frozenset(plan.order), "premise"),
-                                     Outcome.FAIL, "BAD", request.bad, bad, request.commands)
-            else:
-                bad_record = premise[1]
-        finally:  # stored once the first tests ran: storing delays nothing else
-            if fresh and store is not None:
-                store.save(analysis)
+        if premise is None:
+            require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
+                    good, request.commands)
+            bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
+                                 "BAD", request.bad, bad, request.commands)
+        else:
+            bad_record = premise[1]
         resolver = None
         if request.resolve:
             files = {c.id: c.file for c in diff.changes}
