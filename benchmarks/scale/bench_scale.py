@@ -17,7 +17,10 @@ and measures, in the same run:
                  less sensitive than wall time to a loaded machine. Also: the CPU
                  time of git diff, and wynot's own (with the git commands it ran)
                  when its first search test starts (the probe reads
-                 /proc/$PPID/stat), and their ratio
+                 /proc/$PPID/stat), and their ratio; and the median time wynot's
+                 main thread was on a CPU during the one-file gaps
+                 (/proc/$PPID/schedstat, in ns): what the gap would be on an idle
+                 machine
     gap          median wall time between one test's end and the next one's start,
                  over the tests before which wynot wrote exactly one file ("gap 1
                  file"; the probe counts the files newer than the previous test's
@@ -73,6 +76,7 @@ class Row:
     gap_one_file_ms: float | None
     gap_one_file_count: int
     gap_all_ms: float | None
+    gap_one_file_cpu_ms: float | None  # wynot's main thread on CPU during those gaps
     tests_run: int
     total: float
     exit: int
@@ -136,11 +140,14 @@ def write_probe(workdir: Path, path: str, line: str) -> Path:
         "c=$(awk '{print $14 + $15 + $16 + $17}' /proc/$PPID/stat)\n"
         f"n=$(find . -path ./.git -prune -o \\( -type f -o -type l \\) -newer {stamp} -print"
         " | wc -l)\n"
-        f"echo \"s $t $n $c\" >> {shlex.quote(str(marks))}\n"
-        f"if grep -qF -- {shlex.quote(line)} {shlex.quote(path)}; then r=1; else r=0; fi\n"
+        "read -r r _ < /proc/$PPID/schedstat\n"
+        f"echo \"s $t $n $c $r\" >> {shlex.quote(str(marks))}\n"
+        f"if grep -qF -- {shlex.quote(line)} {shlex.quote(path)}; then x=1; else x=0; fi\n"
         f"touch {stamp}\n"
-        f"echo \"e $EPOCHREALTIME\" >> {shlex.quote(str(marks))}\n"
-        "exit $r\n", encoding="utf-8")
+        "t=$EPOCHREALTIME\n"
+        "read -r q _ < /proc/$PPID/schedstat\n"
+        f"echo \"e $t $q\" >> {shlex.quote(str(marks))}\n"
+        "exit $x\n", encoding="utf-8")
     return marks
 
 
@@ -150,6 +157,8 @@ class Marks:
     ends: list[float]
     written: list[int]  # files written before each test (since the previous one ended)
     cpu: list[float]  # wynot's CPU seconds (with the children it waited for) at each start
+    run_start: list[int]  # ns wynot's main thread had run when each test started
+    run_end: list[int]  # ... and when it ended (/proc/PID/schedstat)
 
 
 def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
@@ -170,15 +179,17 @@ def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
         _, status, usage = os.wait4(proc.pid, 0)
         timer.cancel()
         proc.returncode = os.waitstatus_to_exitcode(status)
-    seen = Marks([], [], [], [])
+    seen = Marks([], [], [], [], [], [])
     for entry in marks.read_text().splitlines() if marks.exists() else []:
         kind, stamp, *count = entry.split()
         if kind == "s":
             seen.starts.append(float(stamp))
             seen.written.append(int(count[0]))
             seen.cpu.append(int(count[1]) / os.sysconf("SC_CLK_TCK"))
+            seen.run_start.append(int(count[2]))
         else:
             seen.ends.append(float(stamp))
+            seen.run_end.append(int(count[0]))
     return (start, proc.returncode, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime,
             seen)
 
@@ -197,12 +208,15 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -
     total = (ends[-1] if ends else time.time()) - start
     gaps = [b - a for a, b in zip(ends, starts[1:], strict=False)]
     one = [g for g, n in zip(gaps, seen.written[1:], strict=False) if n == 1]
+    cpu_gaps = [(b - a) / 1e9 for a, b in zip(seen.run_end, seen.run_start[1:], strict=False)]
+    cpu_one = [g for g, n in zip(cpu_gaps, seen.written[1:], strict=False) if n == 1]
     row = Row(hunks=case["hunks"], files=case["files"], git_diff=git_diff, git_diff_cpu=git_cpu,
               first_search_cpu=seen.cpu[2] if len(seen.cpu) > 2 else None,
               first_test=starts[0] - start if starts else None,
               first_search=starts[2] - start if len(starts) > 2 else None,
               peak_rss_mib=rss, cpu=cpu, gap_one_file_ms=_ms(one), gap_one_file_count=len(one),
-              gap_all_ms=_ms(gaps), tests_run=len(starts), total=total, exit=code)
+              gap_all_ms=_ms(gaps), gap_one_file_cpu_ms=_ms(cpu_one), tests_run=len(starts),
+              total=total, exit=code)
     if rerun:
         again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout)
         row.rerun_first_test = seen.starts[0] - again if seen.starts else None
@@ -217,7 +231,8 @@ def _ms(values: list[float]) -> float | None:
 def markdown(rows: list[Row]) -> str:
     head = ("| hunks | files | git diff | first test | first search test | x git diff | "
             "peak RSS | CPU | gap, 1 file (n) | gap, all | tests | total | exit | "
-            "rerun: first test | CPU: git diff | CPU: to first search test | CPU: x git diff |")
+            "rerun: first test | CPU: git diff | CPU: to first search test | CPU: x git diff | "
+            "CPU: gap, 1 file |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         ratio = f"{r.first_search / r.git_diff:.0f}" if r.first_search else "-"
@@ -228,7 +243,8 @@ def markdown(rows: list[Row]) -> str:
             f"{_s(r.first_search)} | {ratio} | {r.peak_rss_mib:,.0f} MiB | {r.cpu:.1f} s | "
             f"{_v(r.gap_one_file_ms)} ms ({r.gap_one_file_count}) | {_v(r.gap_all_ms)} ms | "
             f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} | "
-            f"{r.git_diff_cpu:.2f} s | {_s(r.first_search_cpu)} | {cpu_ratio} |")
+            f"{r.git_diff_cpu:.2f} s | {_s(r.first_search_cpu)} | {cpu_ratio} | "
+            f"{_v(r.gap_one_file_cpu_ms)} ms |")
     return "\n".join(lines)
 
 
