@@ -81,6 +81,7 @@ class Row:
     total: float
     exit: int
     rerun_first_test: float | None = None
+    rerun_first_test_cpu: float | None = None
     rerun_total: float | None = None
     rerun_exit: int | None = None
 
@@ -220,6 +221,7 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -
     if rerun:
         again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout)
         row.rerun_first_test = seen.starts[0] - again if seen.starts else None
+        row.rerun_first_test_cpu = seen.cpu[0] if seen.cpu else None
         row.rerun_total = (seen.ends[-1] if seen.ends else time.time()) - again
     return row
 
@@ -232,7 +234,7 @@ def markdown(rows: list[Row]) -> str:
     head = ("| hunks | files | git diff | first test | first search test | x git diff | "
             "peak RSS | CPU | gap, 1 file (n) | gap, all | tests | total | exit | "
             "rerun: first test | CPU: git diff | CPU: to first search test | CPU: x git diff | "
-            "CPU: gap, 1 file |")
+            "CPU: gap, 1 file | CPU: rerun, first test |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         ratio = f"{r.first_search / r.git_diff:.0f}" if r.first_search else "-"
@@ -244,7 +246,7 @@ def markdown(rows: list[Row]) -> str:
             f"{_v(r.gap_one_file_ms)} ms ({r.gap_one_file_count}) | {_v(r.gap_all_ms)} ms | "
             f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} | "
             f"{r.git_diff_cpu:.2f} s | {_s(r.first_search_cpu)} | {cpu_ratio} | "
-            f"{_v(r.gap_one_file_cpu_ms)} ms |")
+            f"{_v(r.gap_one_file_cpu_ms)} ms | {_s(r.rerun_first_test_cpu)} |")
     return "\n".join(lines)
 
 
