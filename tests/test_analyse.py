@@ -11,10 +11,11 @@ from test_grouping import project
 
 from conftest import GitRepo
 from wynot import analyse as analyse_module
-from wynot.analyse import Analysis, AnalysisStore, Options, analyse, describe
+from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.depends import derive
 from wynot.analysis.grouping import make_plan, scope
 from wynot.analysis.symbols import change_symbols, file_symbols
+from wynot.analysis_store import AnalysisStore
 from wynot.diffread import read_diff
 
 DEFAULT = Options(context=3, criteria=("dir", "file", "syntax"), predict=True, resolve=True)

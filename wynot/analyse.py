@@ -6,24 +6,16 @@ reports progress while it works. It keeps Python's cyclic garbage collector
 out of the way while it builds its large, long-lived structures (they are
 frozen afterwards, so later collections do not walk them either).
 
-:class:`AnalysisStore` keeps it in the state directory,
-``<git-common-dir>/wynot/analysis/``, keyed by GOOD, BAD, the context size, the
-options that change it and wynot's own code, for a rerun to reuse. A file
-that cannot be read is computed again.
+:class:`wynot.analysis_store.AnalysisStore` keeps it in the state directory
+for a rerun to reuse.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
-import hashlib
-import os
-import pickle
-import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +26,6 @@ from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.patch import check_reproduces
 
-KEPT_ANALYSES = 4  # analyses kept in the state directory, newest first
 PROGRESS_EVERY = 2.0  # seconds between progress lines while files are analysed
 QUIET_FOR = 1.0  # an analysis shorter than this shows no progress lines
 
@@ -71,43 +62,8 @@ class Options:
 def analyse(repo: Path, good: str, bad: str, options: Options,
             progress: Callable[[str], None]) -> Analysis:
     """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes."""
-    with _collector_paused():
+    with collector_paused():
         return _compute(repo, good, bad, options, progress)
-
-
-@dataclass(frozen=True, slots=True)
-class AnalysisStore:
-    """Where the analysis of ``good..bad`` under ``options`` is kept in ``state``."""
-
-    state: Path
-    good: str
-    bad: str
-    options: Options
-
-    @property
-    def path(self) -> Path:
-        return self.state / "analysis" / f"{_key(self.good, self.bad, self.options)}.pickle"
-
-    def load(self, progress: Callable[[str], None]) -> Analysis | None:
-        """The stored analysis, or None when there is none (or it cannot be read)."""
-        stored = _load(self.path)
-        if stored is not None:
-            progress(f"analysis of {self.good[:12]}..{self.bad[:12]} read from "
-                     f"{self.path.parent}")
-        return stored
-
-    def save(self, analysis: Analysis) -> None:
-        """Store ``analysis`` atomically, keeping the newest ``KEPT_ANALYSES``; errors
-        are ignored (the next run computes it again)."""
-        _store(self.path, analysis)
-
-    def save_soon(self, analysis: Analysis) -> threading.Thread:
-        """:meth:`save` in a thread, while the caller waits for its first tests; join
-        it before the process ends. ``analysis`` must not change meanwhile."""
-        thread = threading.Thread(target=self.save, args=(analysis,), daemon=True,
-                                  name="wynot-save-analysis")
-        thread.start()
-        return thread
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
@@ -179,7 +135,7 @@ def _per_file(diff: Diff, options: Options, say: _Heartbeat
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """No automatic collection while the analysis builds; what it built is frozen.
 
     The analysis allocates millions of objects that live until the end of
@@ -202,67 +158,3 @@ def _settle() -> None:
     """Collect the cycles among the objects made since the last call, freeze the rest."""
     gc.collect(0)
     gc.freeze()
-
-
-def _key(good: str, bad: str, options: Options) -> str:
-    text = repr((good, bad, options.context, options.criteria, options.predict,
-                 options.resolve, _code_digest()))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-@functools.cache
-def _code_digest() -> str:
-    """A digest of wynot's own source: a stored analysis is only reused by the same code."""
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for source in sorted(package.rglob("*.py")):
-        digest.update(str(source.relative_to(package)).encode())
-        digest.update(source.read_bytes())
-    return digest.hexdigest()
-
-
-def _load(path: Path) -> Analysis | None:
-    try:
-        with path.open("rb") as handle, _collector_paused():
-            stored = pickle.load(handle)
-    except FileNotFoundError:
-        return None
-    except Exception:  # noqa: BLE001 - a damaged or foreign file: compute again
-        with contextlib.suppress(OSError):
-            path.unlink()
-        return None
-    if not isinstance(stored, Analysis):
-        return None
-    with contextlib.suppress(OSError):
-        os.utime(path)  # newest first when old analyses are removed
-    return stored
-
-
-def _store(path: Path, result: Analysis) -> None:
-    """Write atomically; keep only the newest ``KEPT_ANALYSES`` files. Errors are ignored."""
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-        _prune(sorted(path.parent.glob("*.pickle"), key=_mtime, reverse=True))
-
-
-def _prune(newest_first: Sequence[Path]) -> None:
-    """Remove all but the newest analyses, and files left by a save that was cut off."""
-    stale = [p for p in newest_first[0].parent.glob("*.tmp") if _mtime(p) < time.time() - 3600]
-    for old in [*newest_first[KEPT_ANALYSES:], *stale]:
-        with contextlib.suppress(OSError):
-            old.unlink()
-
-
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wynot.analyse import Analysis, AnalysisStore, Options, analyse, describe
+from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.analysis_store import AnalysisStore
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
