@@ -86,13 +86,51 @@ class Row:
     rerun_exit: int | None = None
 
 
-def ensure_repo(workdir: Path, hunks: int, timeout: float) -> Path:
+def ensure_repo(workdir: Path, hunks: int, timeout: float, copies: int = 1) -> Path:
+    """The repository of ``hunks`` hunks: generated, or ``copies`` copies side by side
+    of a generated repository of ``hunks / copies`` hunks."""
     repo = workdir / f"syn{hunks}"
-    if not (repo / ".git").exists():
-        subprocess.run([sys.executable, str(GENERATE), str(repo), "--hunks", str(hunks),
-                        "--dirs", str(max(2, hunks // 50)), "--seed", "1", "--no-verify"],
-                       check=True, timeout=timeout, stdout=subprocess.DEVNULL)
+    if (repo / ".git").exists():
+        return repo
+    if copies > 1:
+        combine(ensure_repo(workdir, hunks // copies, timeout), repo, copies)
+        return repo
+    subprocess.run([sys.executable, str(GENERATE), str(repo), "--hunks", str(hunks),
+                    "--dirs", str(max(2, hunks // 50)), "--seed", "1", "--no-verify"],
+                   check=True, timeout=timeout, stdout=subprocess.DEVNULL)
     return repo
+
+
+def combine(source: Path, repo: Path, copies: int) -> None:
+    """``copies`` copies of source's good and bad trees, under c0/, c1/, ...: a diff
+    ``copies`` times as large, with the same kinds of changes (the cause is c0's)."""
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(source), str(repo)], check=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Synthetic Developer",
+           "GIT_AUTHOR_EMAIL": "synthetic@example.com", "GIT_AUTHOR_DATE": "2026-01-01T00:00Z",
+           "GIT_COMMITTER_NAME": "Synthetic Developer",
+           "GIT_COMMITTER_EMAIL": "synthetic@example.com",
+           "GIT_COMMITTER_DATE": "2026-01-01T00:00Z", "GIT_INDEX_FILE": str(repo / "combine")}
+    parent: list[str] = []
+    for side in ("good", "bad"):
+        (repo / "combine").unlink(missing_ok=True)
+        for n in range(copies):
+            subprocess.run(["git", "-C", str(repo), "read-tree", f"--prefix=c{n}/",
+                            f"{side}^{{tree}}"], check=True, env=env)
+        tree = _out(["git", "-C", str(repo), "write-tree"], env)
+        commit = _out(["git", "-C", str(repo), "commit-tree", tree, *parent, "-m", side], env)
+        subprocess.run(["git", "-C", str(repo), "tag", "-f", side, commit], check=True,
+                       stdout=subprocess.DEVNULL)
+        parent = ["-p", commit]
+    (repo / "combine").unlink(missing_ok=True)
+    case = json.loads(source.with_suffix(".json").read_text())
+    case.update(hunks=case["hunks"] * copies, files=case["files"] * copies,
+                expected=[f"c0/{case['expected'][0]}"], copies=copies)
+    repo.with_suffix(".json").write_text(json.dumps(case, indent=2) + "\n")
+
+
+def _out(argv: list[str], env: dict[str, str]) -> str:
+    return subprocess.run(argv, check=True, env=env, capture_output=True,
+                          text=True).stdout.strip()
 
 
 def time_git_diff(repo: Path) -> tuple[float, float]:
@@ -195,8 +233,9 @@ def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
             seen)
 
 
-def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float) -> Row:
-    repo = ensure_repo(workdir, hunks, timeout)
+def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
+            copies: int) -> Row:
+    repo = ensure_repo(workdir, hunks, timeout, copies)
     case = json.loads((workdir / f"syn{hunks}.json").read_text())
     here = workdir / f"run{hunks}"
     here.mkdir(exist_ok=True)
@@ -266,11 +305,15 @@ def main() -> None:
     parser.add_argument("--rerun", action="store_true", help="also time a rerun, cache full")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per wynot run")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
+    parser.add_argument("--generate-up-to", type=int, default=20000,
+                        help="larger sizes are --copies copies of a generated repository")
+    parser.add_argument("--copies", type=int, default=5)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        rows.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout))
+        copies = args.copies if size > args.generate_up_to else 1
+        rows.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies))
         print(markdown(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     print(markdown(rows))
     if args.json:
