@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from wynot import __version__
 from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
@@ -25,7 +26,7 @@ from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
-from wynot.errors import PremiseError, UnfinishedError, UsageError
+from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
@@ -45,6 +46,7 @@ from wynot.result import (
     TestRecord,
 )
 from wynot.runner import Commands
+from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.tester import Tester
 from wynot.worktree import scratch_worktree
 
@@ -68,6 +70,8 @@ class Request:
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
+    max_time: float | None = None  # seconds from the start; then stop as with max_tests
+    invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,9 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     state = state_dir(info.git_dir)
     cache = OutcomeCache(state / "cache.sqlite")
     log = RunLog(state / "runs")
+    save_request(log.dir, argv=request.invocation, version=__version__, good=good, bad=bad,
+                 names=(request.good, request.bad), commands=request.commands,
+                 context=request.context, strategy=request.strategy)
     records: list[TestRecord] = []
     phase: CommitPhase | None = None
     try:
@@ -102,10 +109,14 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
                                      request.commands, cache if request.use_cache else None,
                                      log, records, progress)
             (low, high), premise = phase.hunk_range, phase.range_records
+            save_commit_phase(log.dir, phase)
         answer = None
         if request.strategy != "commits":
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, state)
+                                 progress, premise, state, started=started)
+    except WynotError as error:
+        save_failure(log.dir, error.message, error.exit_code)
+        raise
     finally:
         cache.close()
         log.close()
@@ -134,7 +145,8 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None, state: Path) -> _HunkAnswer:
+                premise: tuple[TestRecord, TestRecord] | None, state: Path, *,
+                started: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     options = Options(request.context, request.criteria, request.predict, request.resolve)
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
@@ -148,7 +160,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     try:
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
-        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise)
+        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
+                             started)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -159,7 +172,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
 
 def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
                   log: RunLog, records: list[TestRecord], progress: Progress,
-                  premise: tuple[TestRecord, TestRecord] | None) -> _HunkAnswer:
+                  premise: tuple[TestRecord, TestRecord] | None,
+                  started: float | None) -> _HunkAnswer:
     diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
@@ -187,7 +201,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
-        stop = _budget(tester, request.max_tests)
+        stop = _budget(tester, request.max_tests, request.max_time, started)
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);
         # without derived dependencies it costs runs (docs/performance.md).
@@ -214,10 +228,13 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
     return _HunkAnswer(diff, chosen, roles, minimal)
 
 
-def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
-    """The stop hook: true once ``max_tests`` search and label tests have run."""
-    return lambda: max_tests is not None and tester.runs("search") + tester.runs(
-        "label") >= max_tests
+def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None,
+            started: float | None = None) -> Callable[[], bool]:
+    """The stop hook: true once ``max_tests`` search and label tests have run, or
+    ``max_time`` seconds have passed since ``started`` (default: now)."""
+    deadline = None if max_time is None else (started or time.monotonic()) + max_time
+    return lambda: (max_tests is not None and tester.runs("search") + tester.runs(
+        "label") >= max_tests) or (deadline is not None and time.monotonic() >= deadline)
 
 
 def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],

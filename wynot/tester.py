@@ -17,19 +17,20 @@ from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff
 from wynot.outcome import Outcome
 from wynot.patch import PathConflict, TreeBuilder
-from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
+from wynot.result import (
+    CACHED,
+    CONFLICT,
+    PREDICTED,
+    RAN,
+    Progress,
+    TestRecord,
+    TestStarted,
+    read_output,
+)
 from wynot.runner import Commands, Reason, run_configuration
 from wynot.worktree import ScratchWorktree, UnsafePath
 
 DID_NOT_BUILD = "did not build"
-LOGGED_IDS = 1000  # a larger configuration is logged by its size and digest
-
-
-def logged_ids(ids: frozenset[int]) -> object:
-    """A configuration as the run log shows it: its sorted ids, or size and digest."""
-    if len(ids) <= LOGGED_IDS:
-        return sorted(ids)
-    return {"count": len(ids), "digest": OutcomeCache.configuration_key(ids)}
 
 
 @dataclass
@@ -96,6 +97,7 @@ class Tester:
         output = self.log.output_path(number)
         self.worktree.checkout(sha)
         self._trees = None  # the worktree now holds a whole commit
+        self.progress(TestStarted(number, phase, 0, sha))
         result = run_configuration(self.worktree.root, self.commands, output)
         record = TestRecord(number, phase, frozenset(), result.outcome, result.reason.value,
                             result.duration, str(output), RAN, commit=sha)
@@ -111,9 +113,8 @@ class Tester:
             self._runs[record.phase] = self._runs.get(record.phase, 0) + 1
         if record.source in (RAN, CACHED) and not record.commit:
             self._ran.setdefault(record.ids, record)
-        # Predicted answers are cheap and can be many: log their size, not their ids;
-        # a large configuration by its size and digest.
-        ids: object = record.size if record.source == PREDICTED else logged_ids(record.ids)
+        # Predicted answers are cheap and can be many: log their size, not their ids.
+        ids: object = record.size if record.source == PREDICTED else sorted(record.ids)
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
@@ -137,6 +138,7 @@ class Tester:
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
                               0.0, str(output), CONFLICT, resolving)
+        self.progress(TestStarted(number, phase, len(ids)))
         result = run_configuration(self.worktree.root, self.commands, output)
         outcome, reason = result.outcome, result.reason.value
         if (self.build_errors is not None and outcome is Outcome.FAIL
