@@ -12,9 +12,8 @@ from test_grouping import project
 from conftest import GitRepo
 from wynot import analyse as analyse_module
 from wynot.analyse import Analysis, Options, analyse, describe
-from wynot.analysis.depends import derive
 from wynot.analysis.grouping import make_plan, scope
-from wynot.analysis.symbols import change_symbols, file_symbols
+from wynot.analysis.model import analyse as analyse_diff
 from wynot.analysis_store import AnalysisStore
 from wynot.diffread import read_diff
 
@@ -41,11 +40,10 @@ def test_the_analysis_is_what_the_pipeline_computed_before(make_repo: Callable[.
     repo, good, bad = project(make_repo)
     got, said = _run(repo, good, bad, DEFAULT, tmp_path)
     diff = read_diff(repo.path, good, bad)
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    files = {c.id: file_symbols(diff.files[c.file]) for c in diff.changes}
-    deps = derive(symbols, files)
-    assert got.diff == diff and got.symbols == symbols and got.deps == deps
-    assert got.plan == make_plan(diff, DEFAULT.criteria, symbols, deps)
+    model = analyse_diff(diff)
+    deps = model.dependencies()
+    assert got.diff == diff and got.symbols == model.symbols and got.deps == deps
+    assert got.plan == make_plan(diff, DEFAULT.criteria, model.symbols, deps, model.enclosing)
     assert got.scopes == {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
     assert said == [describe(diff)]  # quick: no further progress lines
     assert gc.isenabled()
@@ -55,13 +53,10 @@ def test_a_long_analysis_shows_progress(make_repo: Callable[..., GitRepo],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     repo, good, bad = project(make_repo)
     monkeypatch.setattr(analyse_module, "QUIET_FOR", 0.0)
-    monkeypatch.setattr(analyse_module, "PROGRESS_EVERY", 0.0)
     got, said = _run(repo, good, bad, DEFAULT, None)
-    files = len(got.diff.files)
     assert said == [describe(got.diff), f"analysing {len(got.diff.changes)} changes in "
-                    f"{files} files", *(f"analysed {n} of {files} files" for n in
-                                        range(1, files + 1)),
-                    "deriving dependencies", "planning the search"]
+                    f"{len(got.diff.files)} files", "deriving dependencies",
+                    "planning the search"]
 
 
 def test_flat_mode_computes_no_symbols(make_repo: Callable[..., GitRepo]) -> None:

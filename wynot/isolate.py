@@ -177,8 +177,10 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
     diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
-    deps = Dependencies({a: set(b) for a, b in analysis.deps.needs.items()},
-                        set(analysis.deps.ties))
+    deps = dataclasses.replace(
+        analysis.deps, needs={a: set(b) for a, b in analysis.deps.needs.items()},
+        ties=set(analysis.deps.ties), clusters=list(analysis.deps.clusters),
+        hints=list(analysis.deps.hints))
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
