@@ -20,6 +20,7 @@ from wynot import __version__
 from wynot.analysis.grouping import parse_criteria
 from wynot.commands import SUBCOMMANDS
 from wynot.errors import ExitCode, UsageError, WynotError
+from wynot.flaky_phase import FlakyOptions
 from wynot.isolate import Request, isolate
 from wynot.output import FORMATS, revert_and_verify, write_failure, write_report
 from wynot.render.info import ReportInfo
@@ -36,8 +37,9 @@ The test command runs in a scratch checkout of each configuration:
 \b
 Exit codes: 0 found and verified, 1 error, 2 usage error, 3 premise does not
 hold (GOOD fails, BAD passes, no differences), 4 no verified minimal result
-(budget spent, everything unresolved, --revert-patch not verified),
-130 interrupted (rerun to resume).
+(budget spent, everything unresolved, --revert-patch not verified,
+--flaky below --confidence), 5 flaky: the failure does not reproduce (no culprit;
+--repeat, --flaky), 130 interrupted (rerun to resume).
 Every option can also be set as WYNOT_<OPTION>, e.g. WYNOT_TIMEOUT=60.
 
 \b
@@ -99,6 +101,20 @@ class _WynotCommand(click.Command):
               help="Like --max-tests, for time: once SECONDS have passed since the start, "
                    "the search stops at the next test and reports its best answer so far "
                    "(exit code 4). The test in flight finishes; bound it with --timeout.")
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+              metavar="N",
+              help="Run each commit of the commit phase up to N times; it fails only if "
+                   "every run fails (a PASS is trusted). If BAD passes one of its N runs, "
+                   "the answer is 'flaky: no culprit' (exit code 5).")
+@click.option("--flaky", "flaky_mode", type=click.Choice(["off", "auto", "on"]), default="off",
+              show_default=True,
+              help="on: search commits with the flake-aware finder (a FAIL is weighed by "
+                   "the flake rate it estimates); auto: run GOOD and BAD 3 times first and "
+                   "use the finder only if either disagrees with itself.")
+@click.option("--confidence", type=click.FloatRange(min=0.5, max=1, max_open=True),
+              default=0.95, show_default=True,
+              help="With --flaky: stop when one answer (a commit, or 'no culprit') is this "
+                   "probable.")
 @click.option("--strategy", type=click.Choice(["auto", "commits", "hunks"]), default="auto",
               show_default=True,
               help="auto: with several commits between GOOD and BAD, first bisect them (like "
@@ -164,7 +180,7 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
         request = _request(good, bad, command, opts, argv)
         with _progress(opts["quiet"]) as progress:
             result = isolate(request, progress)
-        code = ExitCode.FOUND if result.minimal else ExitCode.UNFINISHED
+        code = _exit_code(result)
         return _output(result, code, request, opts)
     except WynotError as error:
         _error(error.message, error.details)
@@ -206,7 +222,8 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
                    strategy=opts["strategy"], keep_passing=opts["keep_passing"],
-                   max_time=opts["max_time"], invocation=argv)
+                   max_time=opts["max_time"], invocation=argv,
+                   flaky=FlakyOptions(opts["repeat"], opts["flaky_mode"], opts["confidence"]))
 
 
 def _output(result: Result, code: ExitCode, request: Request, opts: dict[str, Any]) -> ExitCode:
@@ -224,12 +241,35 @@ def _output(result: Result, code: ExitCode, request: Request, opts: dict[str, An
             code = ExitCode.UNFINISHED
     message = "" if result.minimal else ("the search was stopped by its budget: this is the "
                                          "best answer so far, not minimal")
+    message = _flaky_message(result) or message
     info = ReportInfo(__version__, request.invocation, request.commands.test,
                       request.commands.build, int(code), message, revert=revert,
                       patch_path=str(result.run_dir / PATCH) if result.patch else "")
     save_result(result, info)
     write_report(result, info, opts["format"], color=_color(opts["color"]))
     return code
+
+
+def _exit_code(result: Result) -> ExitCode:
+    culprit = result.commit_phase.culprit if result.commit_phase else None
+    if culprit is not None and culprit.flaky:
+        return ExitCode.FLAKY
+    if not result.minimal or (culprit is not None and not culprit.decided):
+        return ExitCode.UNFINISHED
+    return ExitCode.FOUND
+
+
+def _flaky_message(result: Result) -> str:
+    """What the flake-aware search concluded, when it searched."""
+    culprit = result.commit_phase.culprit if result.commit_phase else None
+    if culprit is None:
+        return ""
+    odds = f"probability {culprit.confidence:.3f}, flake rate about {culprit.flake_rate:.2f}"
+    if culprit.flaky:
+        return f"flaky: no culprit; the failure does not reproduce every time ({odds})"
+    if not culprit.decided:
+        return f"the first bad commit is not certain ({odds})"
+    return ""
 
 
 def _info(opts: dict[str, Any], argv: tuple[str, ...], good: str, bad: str,

@@ -28,6 +28,7 @@ from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.export import export_patch
+from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
@@ -72,6 +73,7 @@ class Request:
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
     max_time: float | None = None  # seconds from the start; then stop as with max_tests
     invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
+    flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +109,15 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
                                      request.commands, cache if request.use_cache else None,
-                                     log, records, progress)
+                                     log, records, progress, request.flaky)
             (low, high), premise = phase.hunk_range, phase.range_records
             save_commit_phase(log.dir, phase)
         answer = None
-        if request.strategy != "commits":
+        if request.strategy != "commits" and not (phase and phase.no_culprit):
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, state, started=started)
+                                 progress, premise, state, started=started,
+                                 flake_rate=phase.culprit.flake_rate
+                                 if phase and phase.culprit else None)
     except WynotError as error:
         save_failure(log.dir, error.message, error.exit_code)
         raise
@@ -146,7 +150,7 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
                 premise: tuple[TestRecord, TestRecord] | None, state: Path, *,
-                started: float | None = None) -> _HunkAnswer:
+                started: float | None = None, flake_rate: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     options = Options(request.context, request.criteria, request.predict, request.resolve)
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
@@ -161,7 +165,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
         return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             started)
+                             started, flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -173,7 +177,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
 def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
                   log: RunLog, records: list[TestRecord], progress: Progress,
                   premise: tuple[TestRecord, TestRecord] | None,
-                  started: float | None) -> _HunkAnswer:
+                  started: float | None, flake_rate: float | None) -> _HunkAnswer:
     diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
@@ -222,11 +226,13 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                 tester.progress(f"budget spent while labelling; the answer has "
                                 f"{len(stopped.best)} changes")
                 chosen, minimal = frozenset(stopped.best), False
-        verdict = tester.run(chosen, "verify", use_cache=False)
-        if verdict.outcome is not Outcome.FAIL:
-            raise UnfinishedError(
-                f"the {len(chosen)} changes found did not fail when tested again on their "
-                f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
+        for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
+            verdict = tester.run(chosen, "verify", use_cache=False)
+            if verdict.outcome is not Outcome.FAIL:
+                raise UnfinishedError(
+                    f"the {len(chosen)} changes found did not fail when tested again on "
+                    f"their own ({verdict.reason}); the test may be flaky. "
+                    f"Output: {verdict.output}")
     return _HunkAnswer(diff, chosen, roles, minimal)
 
 

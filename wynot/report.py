@@ -80,6 +80,15 @@ def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
     tested = len(phase.bisection.tested)
     lines = [style(f"wynot: commit phase: {len(phase.chain) - 2} commits between GOOD and "
                    f"BAD, {tested} tested", bold=True)]
+    culprit = phase.culprit
+    if culprit is not None and culprit.flaky:
+        return [*lines, style(f"wynot: flaky: no culprit. The failure does not reproduce "
+                              f"every time (probability {culprit.confidence:.3f}, estimated "
+                              f"flake rate {culprit.flake_rate:.2f})", bold=True)]
+    if culprit is not None:
+        lines.append(f"wynot: flake-aware search: probability {culprit.confidence:.3f}"
+                     f"{'' if culprit.decided else ' (below the confidence asked for)'}, "
+                     f"estimated flake rate {culprit.flake_rate:.2f}")
     if not phase.bisection.exact:
         lines.append("There are only 'skip'ped commits left to test.")
         lines.append("The first bad commit could be any of:")
@@ -167,6 +176,10 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
             "combination": phase.combination,
             "hunk_range": list(phase.hunk_range),
         }
+        if phase.culprit is not None:
+            report["commit_phase"]["flaky"] = {
+                "no_culprit": phase.culprit.flaky, "probability": phase.culprit.confidence,
+                "decided": phase.culprit.decided, "flake_rate": phase.culprit.flake_rate}
     return report
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from wynot.bisect import Bisection
 from wynot.changes import Change, Diff
+from wynot.flaky import Culprit
 from wynot.outcome import Outcome
 
 RAN, CACHED, PREDICTED, CONFLICT = "run", "cache", "predicted", "conflict"
@@ -90,6 +91,12 @@ class CommitPhase:
     range_records: tuple[TestRecord, TestRecord]  # their test records (PASS, FAIL)
     combination: bool               # the first bad commit is a merge of passing branches
     shown: str                      # the first bad commit as `git show --stat` prints it
+    culprit: Culprit | None = None  # the flake-aware finder's answer, when it searched
+
+    @property
+    def no_culprit(self) -> bool:
+        """The flake-aware search found the failure does not reproduce: a flake."""
+        return self.culprit is not None and self.culprit.flaky
 
     @property
     def last_good(self) -> str:
