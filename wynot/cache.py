@@ -18,6 +18,8 @@ at most the test in flight and a rerun resumes from the cache.
 
 from __future__ import annotations
 
+import array
+import functools
 import hashlib
 import json
 import os
@@ -37,6 +39,7 @@ from wynot.state import state_dir as state_dir
 
 MAX_OBSERVATIONS = 200_000  # oldest observations beyond this are dropped
 _HASH_LIMIT = 64 * 1024 * 1024  # larger files are known by size and time instead
+DIGEST_ABOVE = 1000  # configurations larger than this are keyed by a digest
 
 
 def search_key(**parts: object) -> str:
@@ -96,6 +99,19 @@ class CachedOutcome:
     seen: int = 1  # how many trusted observations agree on it
 
 
+def _key(ids: Iterable[int]) -> str:
+    ordered = sorted(ids)
+    if len(ordered) <= DIGEST_ABOVE:
+        return ",".join(map(str, ordered))
+    packed = array.array("q", ordered).tobytes()
+    return f"sha256:{len(ordered)}:{hashlib.sha256(packed).hexdigest()}"
+
+
+@functools.lru_cache(maxsize=4)
+def _frozen_key(ids: frozenset[int]) -> str:
+    return _key(ids)
+
+
 class OutcomeCache:
     """SQLite store of observed outcomes, keyed by (search key, configuration).
 
@@ -126,7 +142,14 @@ class OutcomeCache:
 
     @staticmethod
     def configuration_key(ids: Iterable[int]) -> str:
-        return ",".join(map(str, sorted(ids)))
+        """The ids, sorted and comma-separated; beyond ``DIGEST_ABOVE`` ids, a digest.
+
+        Both forms cost time linear in the configuration (the digest about a
+        third of the text's); the last few keys of frozensets are remembered.
+        """
+        if isinstance(ids, frozenset):
+            return _frozen_key(ids)
+        return _key(ids)
 
     def get(self, search: str, ids: Iterable[int]) -> CachedOutcome | None:
         """The outcome all trusted observations agree on (the newest one's details),

@@ -24,12 +24,17 @@ through ``stop``; see :class:`Tested`, :class:`Decided` and :class:`SearchStoppe
 
 from __future__ import annotations
 
+import array
 import enum
+import hashlib
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from wynot.outcome import Outcome as Outcome  # re-exported: part of the wynot.dd API
+
+MEMO_KEEP = 2_000_000  # changes the memo keeps in whole configurations, in all
+MEMO_DIGEST_ABOVE = 256  # beyond that, larger configurations are kept as digests
 
 T = TypeVar("T", bound=Hashable)
 
@@ -121,10 +126,15 @@ class _Search(Generic[T]):
         if len(self.order) != len(changes):
             raise ValueError("changes must be distinct")
         everything = frozenset(changes)
-        self.memo: dict[frozenset[T], Outcome] = {
+        # Outcomes asked so far. Once the configurations kept hold MEMO_KEEP changes
+        # in all, a large one is remembered by a digest of its positions: thousands
+        # of predicted configurations of thousands of changes each took gigabytes.
+        self.memo: dict[frozenset[T] | bytes, Outcome] = {
             frozenset(): Outcome.PASS,
             everything: Outcome.FAIL,
         }
+        self._kept = len(everything)  # changes in the configurations kept whole
+        self._digests = 0  # configurations kept as digests
         self.best = everything
         self.tests = 0
         self.unresolved = 0
@@ -135,8 +145,27 @@ class _Search(Generic[T]):
         self.keep_passing = keep_passing  # dd+ only: take the *keep passing* shortcut
         self.kept = 0  # how often it was taken
 
-    def test(self, configuration: frozenset[T]) -> Outcome:
+    def _digest(self, configuration: frozenset[T]) -> bytes:
+        """16 bytes that stand for the configuration: its sorted positions, hashed."""
+        positions = array.array("q", sorted(map(self.order.__getitem__, configuration)))
+        return hashlib.blake2b(positions.tobytes(), digest_size=16).digest()
+
+    def _recall(self, configuration: frozenset[T]) -> Outcome | None:
         known = self.memo.get(configuration)
+        if known is None and self._digests and len(configuration) > MEMO_DIGEST_ABOVE:
+            known = self.memo.get(self._digest(configuration))
+        return known
+
+    def _remember(self, configuration: frozenset[T], outcome: Outcome) -> None:
+        if len(configuration) > MEMO_DIGEST_ABOVE and self._kept > MEMO_KEEP:
+            self.memo[self._digest(configuration)] = outcome
+            self._digests += 1
+        else:
+            self.memo[configuration] = outcome
+            self._kept += len(configuration)
+
+    def test(self, configuration: frozenset[T]) -> Outcome:
+        known = self._recall(configuration)
         if known is not None:
             return known
         if self._stop is not None and self._stop():
@@ -146,7 +175,7 @@ class _Search(Generic[T]):
             raise TypeError(f"test must return an Outcome, not {outcome!r}")
         self.tests += 1
         self.unresolved += outcome is Outcome.UNRESOLVED
-        self.memo[configuration] = outcome
+        self._remember(configuration, outcome)
         if outcome is Outcome.FAIL and len(configuration) < len(self.best):
             self.best = configuration
         if self._observe is not None:

@@ -10,21 +10,22 @@ callback as :class:`~wynot.tester.TestRecord` values and short status strings.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot import __version__
+from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.depends import Dependencies
-from wynot.analysis.grouping import Plan, make_plan
-from wynot.analysis.model import analyse
+from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.analysis_store import AnalysisStore
 from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
-from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.export import export_patch
 from wynot.flaky_phase import FlakyOptions, confirm_runs
@@ -32,7 +33,7 @@ from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
-from wynot.patch import check_reproduces, tree_states
+from wynot.patch import tree_states
 from wynot.premise import require
 from wynot.result import (
     CACHED,
@@ -116,7 +117,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         answer = None
         if request.strategy != "commits" and not (phase and phase.no_culprit):
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, started=started,
+                                 progress, premise, state, started=started,
                                  flake_rate=phase.culprit.flake_rate
                                  if phase and phase.culprit else None)
     except WynotError as error:
@@ -125,6 +126,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     finally:
         cache.close()
         log.close()
+        gc.unfreeze()  # the analysis froze what it built (wynot.analyse)
     base = Result(good=good, bad=bad, good_name=request.good, bad_name=request.bad, diff=None,
                   changes=(), roles={}, minimal=True, tests=tuple(records),
                   elapsed=time.monotonic() - started, patch=b"", run_dir=log.dir,
@@ -149,20 +151,42 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None, *,
+                premise: tuple[TestRecord, TestRecord] | None, state: Path, *,
                 started: float | None = None, flake_rate: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
-    diff = read_diff(repo, good, bad, context=request.context)
-    if not diff.changes:
-        raise PremiseError(f"no differences between {request.good} and {request.bad}")
-    check_reproduces(diff)
-    progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
-             f"{good[:12]} and {bad[:12]}")
-    analysis = analyse(diff)
-    symbols = analysis.symbols
-    deps = analysis.dependencies() if request.predict else Dependencies()
-    plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None,
-                     analysis.enclosing)
+    options = Options(request.context, request.criteria, request.predict, request.resolve)
+    store = AnalysisStore(state, good, bad, options) if request.use_cache else None
+    analysis = store.load(progress) if store is not None else None
+    saving = None
+    if analysis is None:
+        analysis = analyse(repo, good, bad, options, progress)
+        saving = store.save_soon(analysis) if store is not None else None
+    elif analysis.diff.changes:
+        progress(describe(analysis.diff))
+    try:
+        if not analysis.diff.changes:
+            raise PremiseError(f"no differences between {request.good} and {request.bad}")
+        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
+                             started, flake_rate)
+    except KeyboardInterrupt:
+        saving = None  # leave at once: the next run computes the analysis again
+        raise
+    finally:
+        if saving is not None:
+            saving.join()  # written while the first tests ran; now it must be complete
+
+
+def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
+                  log: RunLog, records: list[TestRecord], progress: Progress,
+                  premise: tuple[TestRecord, TestRecord] | None,
+                  started: float | None, flake_rate: float | None) -> _HunkAnswer:
+    diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
+    # The search learns dependencies from build errors: into a copy, so that the
+    # analysis, which a rerun may reuse, stays what the diff alone says.
+    deps = dataclasses.replace(
+        analysis.deps, needs={a: set(b) for a, b in analysis.deps.needs.items()},
+        ties=set(analysis.deps.ties), clusters=list(analysis.deps.clusters),
+        hints=list(analysis.deps.hints))
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
@@ -180,8 +204,9 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             bad_record = premise[1]
         resolver = None
         if request.resolve:
-            resolver = Resolver(symbols, request.resolve_patterns, analysis.scopes(),
-                                dict(analysis.file_of))
+            files = {c.id: c.file for c in diff.changes}
+            resolver = Resolver(analysis.symbols, request.resolve_patterns, analysis.scopes,
+                                files)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)

@@ -14,9 +14,11 @@ the diff touches, a :class:`~wynot.changes.FileState` or None (path absent):
 
 from __future__ import annotations
 
+import array
 import functools
 import io
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from wynot.changes import Change, ChangeKind, Diff, FileDiff, FileState, Hunk
@@ -57,9 +59,11 @@ def split_lines(data: bytes) -> list[bytes]:
 
 
 @functools.lru_cache(maxsize=16384)
-def _lines(data: bytes) -> tuple[bytes, ...]:
-    """:func:`split_lines`, cached: every configuration splices the same files."""
-    return tuple(split_lines(data))
+def _offsets(data: bytes) -> array.array[int]:
+    """Where each line of ``data`` starts, then ``len(data)``: a file's lines are
+    ``data[offsets[i]:offsets[i + 1]]``. Cached (every configuration splices the same
+    files) in this compact form: 8 bytes a line rather than an object a line."""
+    return array.array("q", itertools.accumulate(map(len, split_lines(data)), initial=0))
 
 
 def _first_line(start: int, length: int) -> int:
@@ -76,20 +80,21 @@ def apply_hunks(old: bytes, new: bytes, hunks: Sequence[Hunk]) -> bytes:
     """
     if not hunks:
         return old
-    old_lines, new_lines = _lines(old), _lines(new)
+    old_at, new_at = _offsets(old), _offsets(new)
+    old_count, new_count = len(old_at) - 1, len(new_at) - 1
     pieces: list[bytes] = []
     pos = 0
     for hunk in sorted(hunks, key=lambda h: (h.old_start, h.old_len)):
         start = _first_line(hunk.old_start, hunk.old_len)
         new_first = _first_line(hunk.new_start, hunk.new_len)
-        if start < pos or start + hunk.old_len > len(old_lines) or new_first < 0 \
-                or new_first + hunk.new_len > len(new_lines):
+        if start < pos or start + hunk.old_len > old_count or new_first < 0 \
+                or new_first + hunk.new_len > new_count:
             raise ValueError(f"hunk -{hunk.old_start},{hunk.old_len} +{hunk.new_start},"
                              f"{hunk.new_len} overlaps another or is out of range")
-        pieces.extend(old_lines[pos:start])
-        pieces.extend(new_lines[new_first : new_first + hunk.new_len])
+        pieces.append(old[old_at[pos]:old_at[start]])
+        pieces.append(new[new_at[new_first]:new_at[new_first + hunk.new_len]])
         pos = start + hunk.old_len
-    pieces.extend(old_lines[pos:])
+    pieces.append(old[old_at[pos]:])
     return b"".join(pieces)
 
 
@@ -136,9 +141,14 @@ def tree_states(diff: Diff, selected: AbstractSet[int]) -> dict[str, FileState |
     another present path, or when two files put content at the same path.
     Untouched paths are GOOD's (and BAD's) and cannot conflict.
     """
+    return _merged(file_states(fd, selected) for fd in diff.files)
+
+
+def _merged(per_file: Iterable[dict[str, FileState | None]]) -> dict[str, FileState | None]:
+    """The files' states as one tree (see :func:`tree_states`)."""
     states: dict[str, FileState | None] = {}
-    for fd in diff.files:
-        for path, state in file_states(fd, selected).items():
+    for file_state in per_file:
+        for path, state in file_state.items():
             if state is None:
                 states.setdefault(path, None)
             elif states.get(path) is not None:
@@ -153,6 +163,109 @@ def tree_states(diff: Diff, selected: AbstractSet[int]) -> dict[str, FileState |
                 raise PathConflict(path[:slash], path)
             slash = path.find("/", slash + 1)
     return states
+
+
+class TreeBuilder:
+    """The tree states of successive configurations of one diff, for one worktree.
+
+    :meth:`states` returns only the paths whose state differs from the
+    configuration of the previous call (every path the diff touches on the
+    first call and after :meth:`reset`), so that applying its answer to a
+    worktree that holds the previous configuration gives the new one. Only
+    the files that hold a change whose selection flipped are recomputed: the
+    cost grows with the symmetric difference of the two configurations and
+    the size of those files, not with the diff. It raises PathConflict
+    exactly when :func:`tree_states` would, and then keeps the previous
+    configuration. Use one builder per worktree, and call :meth:`reset`
+    whenever that worktree may no longer hold the last answer (a failed
+    write, a checkout).
+    """
+
+    def __init__(self, diff: Diff) -> None:
+        self._diff = diff
+        self._owners: dict[str, list[int]] = {}  # path -> the files that touch it
+        for fd in diff.files:
+            for path in {fd.old_path, fd.new_path}:
+                if path is not None:
+                    self._owners.setdefault(path, []).append(fd.index)
+        self._selected: frozenset[int] | None = None  # None: the worktree is unknown
+        self._by_file: dict[int, dict[str, FileState | None]] = {}
+        self._merged: dict[str, FileState | None] = {}
+        self._present: set[str] = set()
+        self._dirs: dict[str, int] = {}  # directory -> present paths below it
+
+    def reset(self) -> None:
+        """Forget the previous configuration: the next call returns every path."""
+        self._selected = None
+
+    def states(self, selected: AbstractSet[int]) -> dict[str, FileState | None]:
+        """The paths whose state changes from the previous configuration to ``selected``."""
+        chosen = frozenset(selected)
+        if self._selected is None:
+            self._by_file = {fd.index: file_states(fd, chosen) for fd in self._diff.files}
+            full = _merged(self._by_file.values())
+            self._merged, self._present, self._dirs = dict(full), set(), {}
+            self._track({p for p, s in full.items() if s is not None}, set())
+            self._selected = chosen
+            return full
+        files = {self._diff.changes[c].file for c in chosen ^ self._selected}
+        redone = {i: file_states(self._diff.files[i], chosen) for i in files}
+        changed: dict[str, FileState | None] = {}
+        for path in {p for i in files for p in redone[i]}:
+            state = self._merge(path, redone)
+            if state != self._merged.get(path):
+                changed[path] = state
+        gone = {p for p, s in changed.items() if s is None and p in self._present}
+        added = {p for p, s in changed.items() if s is not None and p not in self._present}
+        self._track(added, gone)
+        self._by_file.update(redone)
+        self._merged.update(changed)
+        self._selected = chosen
+        return changed
+
+    def _merge(self, path: str, redone: dict[int, dict[str, FileState | None]]
+               ) -> FileState | None:
+        """The state of ``path``: the one file that puts something there, else None."""
+        found: FileState | None = None
+        for i in self._owners[path]:
+            state = (redone[i] if i in redone else self._by_file[i])[path]
+            if state is not None:
+                if found is not None:
+                    raise PathConflict(path, path)
+                found = state
+        return found
+
+    def _track(self, added: set[str], gone: set[str]) -> None:
+        """Update the present paths; undo and raise PathConflict if a file meets a directory."""
+        self._count(gone, -1)
+        self._count(added, +1)
+        for path in sorted(added):
+            inner = self._below(path)
+            prefix = next((d for d in _parents(path) if d in self._present), None)
+            if prefix is not None or inner is not None:
+                self._count(added, -1)
+                self._count(gone, +1)
+                raise PathConflict(prefix, path) if prefix else PathConflict(path, inner or "")
+
+    def _count(self, paths: set[str], step: int) -> None:
+        for path in paths:
+            if step > 0:
+                self._present.add(path)
+            else:
+                self._present.discard(path)
+            for parent in _parents(path):
+                self._dirs[parent] = self._dirs.get(parent, 0) + step
+
+    def _below(self, path: str) -> str | None:
+        """A present path inside directory ``path``, if any."""
+        if not self._dirs.get(path):
+            return None
+        return min(p for p in self._present if p.startswith(path + "/"))
+
+
+def _parents(path: str) -> list[str]:
+    """``a/b/c`` -> ["a", "a/b"]."""
+    return [path[:i] for i, char in enumerate(path) if char == "/"]
 
 
 def side_states(diff: Diff, *, bad: bool) -> dict[str, FileState | None]:

@@ -160,7 +160,7 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
         "tests": [
             {"number": t.number, "phase": t.phase, "outcome": t.outcome.value,
              "reason": t.reason, "duration": round(t.duration, 3), "source": t.source,
-             "ran": t.ran, "changes": len(t.ids), "output": t.output,
+             "ran": t.ran, "changes": t.size, "output": t.output,
              "resolving": t.resolving is not None, "commit": t.commit or None,
              "earlier_run": t.earlier_run}
             for t in result.tests

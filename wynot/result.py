@@ -34,6 +34,12 @@ class TestRecord:
     resolving: frozenset[int] | None = None  # the configuration this one enlarges
     commit: str = ""  # set when a whole commit was tested (the commit phase)
     earlier_run: bool = False  # CACHED from an earlier run's observations (not this run's)
+    count: int | None = None  # the configuration's size, when ``ids`` is not kept (predicted)
+
+    @property
+    def size(self) -> int:
+        """How many changes the configuration holds."""
+        return len(self.ids) if self.count is None else self.count
 
     @property
     def ran(self) -> bool:

@@ -4,6 +4,7 @@
     <git-common-dir>/wynot/runs/<run-id>/     one run's log and kept test output
     <git-common-dir>/wynot/owners/<token>.<name>.json
                                               a scratch worktree and its owner
+    <git-common-dir>/wynot/analysis/          analyses of diffs (wynot.analysis_store)
 
 An *owner token* names one wynot process: its pid and its start time (from
 ``/proc``), so that a recycled pid never passes for a live owner. Every
@@ -144,6 +145,9 @@ def forget_owner(record: OwnerRecord) -> None:
         record.path.unlink()
 
 
+ANALYSES = "analysis"  # cleared with the cache
+
+
 # -- run logs ------------------------------------------------------------------------
 
 
@@ -209,7 +213,8 @@ def state_size(state: Path) -> int:
 
 
 def clear_state(state: Path, *, runs: bool = True, cache: bool = True) -> int:
-    """Delete run logs and/or the outcome cache, except what a live run uses. Returns bytes freed.
+    """Delete run logs and/or the outcome cache (with the stored analyses), except
+    what a live run uses. Returns bytes freed.
 
     Runs still in progress are kept, and so is the cache while any run is
     (SQLite would keep writing to a deleted file).
@@ -226,4 +231,5 @@ def clear_state(state: Path, *, runs: bool = True, cache: bool = True) -> int:
         for name in CACHE_FILES:
             with contextlib.suppress(FileNotFoundError):
                 (state / name).unlink()
+        shutil.rmtree(state / ANALYSES, ignore_errors=True)
     return before - state_size(state)

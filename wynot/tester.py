@@ -17,7 +17,7 @@ from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, sear
 from wynot.changes import Diff
 from wynot.checkout import CheckoutFailed
 from wynot.outcome import Outcome
-from wynot.patch import PathConflict, tree_states
+from wynot.patch import PathConflict, TreeBuilder
 from wynot.result import (
     CACHED,
     CONFLICT,
@@ -49,10 +49,13 @@ class Tester:
     build_errors: Sequence[str] | None = None
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
     _outside_files: dict[str, str] | None = field(default=None, init=False, repr=False)
+    _runs: dict[str | None, int] = field(default_factory=dict, init=False, repr=False)
+    # The worktree's configuration, written file by file (one builder per worktree).
+    _trees: TreeBuilder | None = field(default=None, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
-        """How many times the test command really ran (in ``phase``, or at all)."""
-        return sum(1 for r in self.records if r.ran and phase in (None, r.phase))
+        """How many times the test command really ran (in ``phase``, or at all); O(1)."""
+        return self._runs.get(phase, 0)
 
     def has_run(self, ids: frozenset[int]) -> bool:
         """Whether this configuration already has an outcome from a run in this search."""
@@ -60,8 +63,10 @@ class Tester:
 
     def predict(self, ids: frozenset[int], phase: str, reason: str) -> TestRecord:
         """Answer UNRESOLVED without running anything."""
-        return self._add(TestRecord(len(self.records) + 1, phase, ids, Outcome.UNRESOLVED,
-                                    reason, 0.0, "", PREDICTED))
+        # Predictions can be many and large: keep their size, not their ids.
+        return self._add(TestRecord(len(self.records) + 1, phase, frozenset(),
+                                    Outcome.UNRESOLVED, reason, 0.0, "", PREDICTED,
+                                    count=len(ids)))
 
     def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True,
             resolving: frozenset[int] | None = None,
@@ -99,6 +104,7 @@ class Tester:
                                         commit=sha, earlier_run=True))
         output = self.log.output_path(number)
         self.worktree.checkout(sha)
+        self._trees = None  # the worktree now holds a whole commit
         self.progress(TestStarted(number, phase, 0, sha))
         result = run_configuration(self.worktree.root, self.commands, output)
         record = TestRecord(number, phase, frozenset(), result.outcome, result.reason.value,
@@ -139,10 +145,13 @@ class Tester:
 
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)
+        if record.ran:
+            self._runs[None] = self._runs.get(None, 0) + 1
+            self._runs[record.phase] = self._runs.get(record.phase, 0) + 1
         if record.source in (RAN, CACHED) and not record.commit:
             self._ran.setdefault(record.ids, record)
         # Predicted answers are cheap and can be many: log their size, not their ids.
-        ids: object = len(record.ids) if record.source == PREDICTED else sorted(record.ids)
+        ids: object = record.size if record.source == PREDICTED else sorted(record.ids)
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
@@ -153,8 +162,15 @@ class Tester:
     def _execute(self, number: int, phase: str, ids: frozenset[int],
                  resolving: frozenset[int] | None) -> TestRecord:
         output = self.log.output_path(number)
+        if self._trees is None:
+            self._trees = TreeBuilder(self.diff)
         try:
-            self.worktree.apply(tree_states(self.diff, ids))
+            states = self._trees.states(ids)  # PathConflict: nothing is written
+            try:
+                self.worktree.apply(states)
+            except BaseException:
+                self._trees.reset()  # the worktree may hold part of this configuration
+                raise
         except (PathConflict, UnsafePath, CheckoutFailed) as conflict:
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,

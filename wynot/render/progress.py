@@ -69,7 +69,7 @@ class Estimate:
 def finished_line(record: TestRecord) -> str:
     """One line for a test that ended."""
     source = "" if record.ran else f", {record.source}"
-    what = f"commit {record.commit[:12]}" if record.commit else f"{len(record.ids):>5} changes"
+    what = f"commit {record.commit[:12]}" if record.commit else f"{record.size:>5} changes"
     if record.phase == "revert":
         what = "BAD with the revert"
     return (f"wynot: test {record.number:>3} [{record.phase}] {what}: "

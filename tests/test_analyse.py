@@ -1,0 +1,81 @@
+"""The analysis before the first test: only what the options use, stored and reused."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_grouping import project
+
+from conftest import GitRepo
+from wynot import analyse as analyse_module
+from wynot.analyse import Analysis, Options, analyse, describe
+from wynot.analysis.grouping import make_plan, scope
+from wynot.analysis.model import analyse as analyse_diff
+from wynot.analysis_store import AnalysisStore
+from wynot.diffread import read_diff
+
+DEFAULT = Options(context=3, criteria=("dir", "file", "syntax"), predict=True, resolve=True)
+FLAT = Options(context=3, criteria=(), predict=False, resolve=False)
+
+
+def _run(repo: GitRepo, good: str, bad: str, options: Options,
+         state: Path | None) -> tuple[Analysis, list[str]]:
+    """As the pipeline does it: read from ``state``, else compute and store there."""
+    said: list[str] = []
+    store = None if state is None else AnalysisStore(state, good, bad, options)
+    stored = store.load(said.append) if store is not None else None
+    if stored is not None:
+        return stored, said
+    computed = analyse(repo.path, good, bad, options, said.append)
+    if store is not None:
+        store.save(computed)
+    return computed, said
+
+
+def test_the_analysis_is_what_the_pipeline_computed_before(make_repo: Callable[..., GitRepo],
+                                                            tmp_path: Path) -> None:
+    repo, good, bad = project(make_repo)
+    got, said = _run(repo, good, bad, DEFAULT, tmp_path)
+    diff = read_diff(repo.path, good, bad)
+    model = analyse_diff(diff)
+    deps = model.dependencies()
+    assert got.diff == diff and got.symbols == model.symbols and got.deps == deps
+    assert got.plan == make_plan(diff, DEFAULT.criteria, model.symbols, deps, model.enclosing)
+    assert got.scopes == {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
+    assert said == [describe(diff)]  # quick: no further progress lines
+    assert gc.isenabled()
+
+
+def test_a_long_analysis_shows_progress(make_repo: Callable[..., GitRepo],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, good, bad = project(make_repo)
+    monkeypatch.setattr(analyse_module, "QUIET_FOR", 0.0)
+    got, said = _run(repo, good, bad, DEFAULT, None)
+    assert said == [describe(got.diff), f"analysing {len(got.diff.changes)} changes in "
+                    f"{len(got.diff.files)} files", "deriving dependencies",
+                    "planning the search"]
+
+
+def test_flat_mode_computes_no_symbols(make_repo: Callable[..., GitRepo]) -> None:
+    repo, good, bad = project(make_repo)
+    got, _ = _run(repo, good, bad, FLAT, None)
+    assert got.symbols == {} and got.scopes == {} and not got.deps.needs
+    assert got.plan.order == tuple(range(len(got.diff.changes)))
+
+
+def test_a_rerun_reads_the_stored_analysis(make_repo: Callable[..., GitRepo],
+                                           tmp_path: Path) -> None:
+    repo, good, bad = project(make_repo)
+    first, _ = _run(repo, good, bad, DEFAULT, tmp_path)
+    [stored] = (tmp_path / "analysis").glob("*.pickle")
+    again, said = _run(repo, good, bad, DEFAULT, tmp_path)
+    assert said == [f"analysis of {good[:12]}..{bad[:12]} read from {tmp_path / 'analysis'}"]
+    assert again.plan == first.plan and again.deps == first.deps and again.diff == first.diff
+    _run(repo, good, bad, FLAT, tmp_path)  # other options: another entry
+    assert len(list((tmp_path / "analysis").glob("*.pickle"))) == 2
+    stored.write_bytes(b"not a pickle")
+    repaired, said = _run(repo, good, bad, DEFAULT, tmp_path)
+    assert repaired.plan == first.plan and not said[0].startswith("analysis of")

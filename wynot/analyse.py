@@ -1,0 +1,133 @@
+"""The analysis of GOOD..BAD before the first test: diff, symbols, dependencies, plan.
+
+:func:`analyse` reads the diff and computes only what the chosen options use
+(flat mode, ``--group none --no-predict --no-resolve``, needs no symbols), and
+reports progress while it works. It keeps Python's cyclic garbage collector
+away from the large structures that live until the end of the run: the diff
+is frozen (``gc.freeze``) as soon as it is read, the rest once it is built,
+so that collections do not walk them again and again.
+
+:class:`wynot.analysis_store.AnalysisStore` keeps it in the state directory
+for a rerun to reuse.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.grouping import Plan, make_plan
+from wynot.analysis.model import analyse as analyse_diff
+from wynot.analysis.symbols import Symbols
+from wynot.changes import Diff
+from wynot.diffread import read_diff
+from wynot.patch import check_reproduces
+
+QUIET_FOR = 1.0  # an analysis shorter than this shows no progress lines
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the search needs to know about GOOD..BAD before its first test.
+
+    ``symbols`` and ``scopes`` are empty when the options do not use them;
+    ``deps`` is empty without ``predict``.
+    """
+
+    diff: Diff
+    symbols: Mapping[int, Symbols]
+    deps: Dependencies
+    plan: Plan
+    scopes: Mapping[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options that decide what the analysis computes."""
+
+    context: int
+    criteria: tuple[str, ...]
+    predict: bool
+    resolve: bool
+
+    @property
+    def needs_symbols(self) -> bool:
+        return self.predict or self.resolve or "lexical" in self.criteria
+
+
+def analyse(repo: Path, good: str, bad: str, options: Options,
+            progress: Callable[[str], None]) -> Analysis:
+    """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes."""
+    try:
+        return _compute(repo, good, bad, options, progress)
+    finally:
+        _settle()  # what the analysis built lives until the end
+
+
+def _compute(repo: Path, good: str, bad: str, options: Options,
+             progress: Callable[[str], None]) -> Analysis:
+    diff = read_diff(repo, good, bad, context=options.context)
+    if not diff.changes:
+        return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
+    progress(describe(diff))
+    say = _Heartbeat(progress)
+    check_reproduces(diff)
+    _settle()  # the diff lives until the end: out of the collector's way
+    if not (options.needs_symbols or "syntax" in options.criteria):
+        return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
+    say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
+    model = analyse_diff(diff)
+    deps = Dependencies()
+    if options.predict:
+        say("deriving dependencies")
+        deps = model.dependencies()
+    say("planning the search")
+    plan = make_plan(diff, options.criteria, model.symbols,
+                     deps if options.predict else None, model.enclosing)
+    scopes = model.scopes() if options.resolve else {}
+    symbols = model.symbols if options.needs_symbols else {}
+    return Analysis(diff, symbols, deps, plan, scopes)
+
+
+def describe(diff: Diff) -> str:
+    """The progress line that introduces a diff."""
+    return (f"{len(diff.changes)} changes in {len(diff.files)} files between "
+            f"{diff.good[:12]} and {diff.bad[:12]}")
+
+
+class _Heartbeat:
+    """Progress lines for a long analysis only: none in its first ``QUIET_FOR``
+    seconds, then one as each stage starts."""
+
+    def __init__(self, progress: Callable[[str], None]) -> None:
+        self._progress = progress
+        self._started = time.monotonic()
+
+    def __call__(self, line: str) -> None:
+        if time.monotonic() - self._started >= QUIET_FOR:
+            self._progress(line)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic collection while a large structure is built (a stored analysis
+    read back); then it is frozen, out of the way of later collections."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        _settle()
+        if enabled:
+            gc.enable()
+
+
+def _settle() -> None:
+    """Collect the cycles among the objects made since the last call, freeze the rest."""
+    gc.collect(0)
+    gc.freeze()
