@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import Plan, make_plan, scope
 from wynot.analysis.resolve import Resolver, is_construction_failure
@@ -163,7 +164,9 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         if request.resolve:
             scopes = {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
             files = {c.id: c.file for c in diff.changes}
-            resolver = Resolver(symbols, request.resolve_patterns, scopes, files)
+            declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
+            resolver = Resolver(symbols, request.resolve_patterns, scopes, files, diff=diff,
+                                declared=declared)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)

@@ -188,8 +188,8 @@ class Resolver:
 
 def _label(diagnostic: Diagnostic) -> str:
     if diagnostic.name:
-        return f"{diagnostic.qualifier}.{diagnostic.name}" if diagnostic.qualifier and (
-            "." in diagnostic.qualifier) else diagnostic.name
+        qualifier = diagnostic.qualifier
+        return f"{diagnostic.name} in {qualifier}" if qualifier else diagnostic.name
     where = diagnostic.locations[0] if diagnostic.locations else None
     return f"{where.path.rsplit('/', 1)[-1]}:{where.line}" if where else diagnostic.kind
 
