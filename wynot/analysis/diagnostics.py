@@ -55,41 +55,52 @@ class Diagnostic:
 
 KINDS = ("undefined", "member", "import", "type", "signature", "syntax")
 
-# (pattern, kind, group of the name, group of the qualifier or 0); searched in a line.
-_MESSAGES: tuple[tuple[re.Pattern[str], str, int, int], ...] = tuple(
-    (re.compile(p), kind, name, qualifier) for p, kind, name, qualifier in (
+# (word, pattern, kind, group of the name, group of the qualifier or 0): the
+# pattern is searched in a line only when the line holds the word.
+_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
+    (word, re.compile(p), kind, name, qualifier) for word, p, kind, name, qualifier in (
         # Python
-        (r"NameError: name '(\w+)' is not defined", "undefined", 1, 0),
-        (r"UnboundLocalError: cannot access local variable '(\w+)'", "undefined", 1, 0),
-        (r"ImportError: cannot import name '(\w+)' from '([\w.]+)'", "import", 1, 2),
-        (r"ModuleNotFoundError: No module named '([\w.]+)'", "import", 1, 0),
-        (r"AttributeError: module '([\w.]+)' has no attribute '(\w+)'", "member", 2, 1),
-        (r"AttributeError: type object '(\w+)' has no attribute '(\w+)'", "member", 2, 1),
-        (r"AttributeError: '(\w+)' object has no attribute '(\w+)'", "member", 2, 1),
-        (r"TypeError: ([\w.]+)\(\) (?:got an unexpected keyword argument|missing \d+ "
-         r"required \w+(?:-only)? arguments?:) '(\w+)'", "signature", 1, 0),
-        # gcc, clang, the linker (the message may name where the lookup happened)
-        (rf"{_Q}(\w+){_Q} undeclared", "undefined", 1, 0),
-        (rf"use of undeclared identifier {_Q}(\w+){_Q}", "undefined", 1, 0),
-        (rf"implicit declaration of function {_Q}(\w+){_Q}", "undefined", 1, 0),
-        (rf"undefined reference to {_Q}(?:[\w:~]*::)?(\w+)(?:\([^)]*\))?{_Q}"
-         r"(?: in (?:module )?([\w.]+))?", "undefined", 1, 2),
-        (rf"unknown type name {_Q}(\w+){_Q}", "type", 1, 0),
-        (rf"{_Q}((?:struct|union|enum|class) \w+){_Q} has no member named {_Q}(\w+){_Q}",
+        ("NameError", r"NameError: name '(\w+)' is not defined", "undefined", 1, 0),
+        ("UnboundLocalError", r"UnboundLocalError: cannot access local variable '(\w+)'",
+         "undefined", 1, 0),
+        ("ImportError", r"ImportError: cannot import name '(\w+)' from '([\w.]+)'",
+         "import", 1, 2),
+        ("ModuleNotFoundError", r"ModuleNotFoundError: No module named '([\w.]+)'",
+         "import", 1, 0),
+        ("AttributeError", r"AttributeError: module '([\w.]+)' has no attribute '(\w+)'",
          "member", 2, 1),
-        (rf"no member named {_Q}(\w+){_Q} in {_Q}((?:struct |union |class )?\w+){_Q}",
-         "member", 1, 2),
-        (rf"too (?:few|many) arguments to function {_Q}(?:[^'‘’`\"(]*[\s*&:])?(\w+)",
-         "signature", 1, 0),
-        (rf"conflicting types for {_Q}(\w+){_Q}", "signature", 1, 0),
+        ("AttributeError", r"AttributeError: type object '(\w+)' has no attribute '(\w+)'",
+         "member", 2, 1),
+        ("AttributeError", r"AttributeError: '(\w+)' object has no attribute '(\w+)'",
+         "member", 2, 1),
+        ("TypeError", r"TypeError: ([\w.]+)\(\) (?:got an unexpected keyword argument|"
+         r"missing \d+ required \w+(?:-only)? arguments?:) '(\w+)'", "signature", 1, 0),
+        # gcc, clang, the linker (the message may name where the lookup happened)
+        ("undeclared", rf"{_Q}(\w+){_Q} undeclared", "undefined", 1, 0),
+        ("undeclared", rf"use of undeclared identifier {_Q}(\w+){_Q}", "undefined", 1, 0),
+        ("implicit", rf"implicit declaration of function {_Q}(\w+){_Q}", "undefined", 1, 0),
+        ("undefined", rf"undefined reference to {_Q}(?:[\w:~]*::)?(\w+)(?:\([^)]*\))?{_Q}"
+         r"(?: in (?:module )?([\w.]+))?", "undefined", 1, 2),
+        ("unknown", rf"unknown type name {_Q}(\w+){_Q}", "type", 1, 0),
+        ("member", rf"{_Q}((?:struct|union|enum|class) \w+){_Q} has no member named "
+         rf"{_Q}(\w+){_Q}", "member", 2, 1),
+        ("member", rf"no member named {_Q}(\w+){_Q} in {_Q}((?:struct |union |class )?\w+)"
+         rf"{_Q}", "member", 1, 2),
+        ("arguments", rf"too (?:few|many) arguments to function {_Q}(?:[^'‘’`\"(]*[\s*&:])?"
+         r"(\w+)", "signature", 1, 0),
+        ("conflicting", rf"conflicting types for {_Q}(\w+){_Q}", "signature", 1, 0),
         # javac's "cannot find symbol" takes its name from the "symbol:" line below
-        (r"package ([\w.]+) does not exist", "import", 1, 0),
+        ("package", r"package ([\w.]+) does not exist", "import", 1, 0),
         # Node
-        (rf"ReferenceError: {_NAME} is not defined", "undefined", 1, 0),
-        (r"TypeError: ([\w$.]+) is not a (?:function|constructor)", "member", 1, 0),
-        (r"SyntaxError: The requested module '([^']+)' does not provide an export named "
-         r"'(\w+)'", "import", 2, 1),
+        ("ReferenceError", rf"ReferenceError: {_NAME} is not defined", "undefined", 1, 0),
+        ("TypeError", r"TypeError: ([\w$.]+) is not a (?:function|constructor)",
+         "member", 1, 0),
+        ("SyntaxError", r"SyntaxError: The requested module '([^']+)' does not provide an "
+         r"export named '(\w+)'", "import", 2, 1),
     ))
+# A line holds none of these words: it cannot start, place or complete a diagnostic.
+_WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
+          "location:", "function", "At top level")
 _SYNTAX = re.compile(r"(?:SyntaxError|IndentationError|error: expected )")
 
 # Where: the line prefix of gcc/clang/javac, traceback frames, Node frames, ld.
@@ -97,12 +108,12 @@ _COMPILER = re.compile(r"([^\s:][^:]*):(\d+):(?:(\d+):)? ?(fatal error|error|not
 _PY_FRAME = re.compile(r'\s*File "([^"]+)", line (\d+)')
 _NODE_FRAME = re.compile(r"\s+at (?:.* \()?((?:file://)?/[^\s():]+|[\w./-]+\.[cm]?[jt]sx?)"
                          r":(\d+):\d+\)?$")
-_NODE_HEAD = re.compile(r"((?:/|\w:\\)[^\s:]+\.[cm]?[jt]sx?):(\d+)$")
 _LINKER_AT = re.compile(r"([^\s:(][^:(]*):(?:(\d+)|\([^)]*\)): undefined reference to ")
 _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
 _JAVA_LOCATION = re.compile(r"\s+location:\s+(?:variable \w+ of type |class |interface )"
                             r"([\w.]+)")
 _TRACEBACK = "Traceback (most recent call last):"
+_IN_FUNCTION = re.compile(rf"[^:]+: In (?:member )?function {_Q}(?:[^'‘’`\"(]*[\s*&:])?(\w+)")
 
 
 def parse_diagnostics(output: str) -> list[Diagnostic]:
@@ -114,9 +125,17 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
     complete its ``cannot find symbol``.
     """
     found: list[Diagnostic] = []
-    frames: list[Location] = []  # of the traceback or stack being read
+    seen: dict[Diagnostic, int] = {}  # index in found
+    frames: list[Location] = []  # of the traceback or stack being read, innermost first
     last: int | None = None  # index in found of the diagnostic that notes may extend
+    function = ""  # the function gcc said the next errors are in
     for line in _lines(output):
+        if not any(word in line for word in _WORDS):
+            continue
+        inside = _IN_FUNCTION.match(line)
+        if inside is not None or line.endswith(": At top level:"):
+            function = inside.group(1) if inside is not None else ""
+            continue
         located = _location(line)
         if located is not None and _is_note(line) and last is not None:
             found[last] = _with_location(found[last], located, end=True)
@@ -129,7 +148,7 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
             if line.lstrip().startswith("at ") and last is not None and not frames:
                 found[last] = _with_location(found[last], frame, end=True)
                 continue
-            frames.insert(0, frame)
+            frames = [frame, *frames[:MAX_FRAMES - 1]]
             continue
         java = _java_detail(line)
         if java is not None and last is not None:
@@ -138,12 +157,13 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         diagnostic = _diagnostic(line, located, frames)
         if diagnostic is None:
             continue
+        if function and located is not None and diagnostic.kind == "undefined" and not (
+                diagnostic.qualifier or "undefined reference" in line):
+            diagnostic = replace(diagnostic, qualifier=f"function {function}")
         frames = []
-        if diagnostic in found:
-            last = found.index(diagnostic)
-            continue
-        found.append(diagnostic)
-        last = len(found) - 1
+        last = seen.setdefault(diagnostic, len(found))
+        if last == len(found):
+            found.append(diagnostic)
     return found
 
 
@@ -159,7 +179,7 @@ def _lines(output: str) -> Iterator[str]:
 
 
 def _location(line: str) -> Location | None:
-    match = _COMPILER.match(line) or _NODE_HEAD.match(line)
+    match = _COMPILER.match(line)
     if match is None:
         match = _LINKER_AT.match(line)
         if match is None:
@@ -202,8 +222,8 @@ def _diagnostic(line: str, located: Location | None,
                 frames: list[Location]) -> Diagnostic | None:
     """The diagnostic a line reports, with the place it names or the frames read before."""
     where = (located,) if located is not None else tuple(frames[:MAX_FRAMES])
-    for pattern, kind, name_group, qualifier_group in _MESSAGES:
-        match = pattern.search(line)
+    for word, pattern, kind, name_group, qualifier_group in _MESSAGES:
+        match = pattern.search(line) if word in line else None
         if match is None:
             continue
         name = match.group(name_group)
@@ -211,6 +231,8 @@ def _diagnostic(line: str, located: Location | None,
         if kind in ("import", "member") and "." in name and not qualifier:  # dotted
             qualifier, name = name.rsplit(".", 1)
         return Diagnostic(name, kind, qualifier, where)
+    if "arguments to function call" in line and located is not None:  # clang: the notes
+        return Diagnostic("", "signature", "", where)  # name the declaration
     if "cannot find symbol" in line and located is not None:
         return Diagnostic("", "undefined", "", where)  # javac: the name follows
     if where and (_SYNTAX.search(line) or (located is not None and " error:" in line)):
