@@ -164,7 +164,7 @@ class Resolver:
         owners = self._owners(diagnostic.qualifier)
         fixes, found_users = self._index.repair(
             diagnostic, applied, users, files, owners, self._files, self._scopes)
-        return fixes, users | found_users
+        return fixes, users or found_users  # the error's own line, when it is known
 
     def _places(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
         """The places of the diagnostic inside the diff: all for a signature
