@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cli_helpers import run_wynot
 from conftest import Executable, GitRepo
-
+from wynot import tester as testers
 from wynot.analysis.depends import derive
 from wynot.analysis.grouping import make_plan
 from wynot.analysis.symbols import change_symbols, file_symbols
@@ -19,7 +19,6 @@ from wynot.label import label
 from wynot.patch import tree_states
 from wynot.result import CAUSE, CONTEXT, INSEPARABLE
 from wynot.runner import Commands
-from wynot import tester as testers
 from wynot.worktree import scratch_worktree
 
 PAD = b"".join(b"# filler %d\n" % i for i in range(8))

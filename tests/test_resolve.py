@@ -86,7 +86,7 @@ def test_readers_are_linear_in_the_output() -> None:
     assert ten < 30 * max(one, 0.01), (one, ten)
 
 
-def c_project(make_repo):
+def c_project(make_repo, context: int = 0):
     """ini.c: parse() gains a local `offset` in one hunk and reads it in another;
     four other functions use locals of their own named `offset` in their own hunks.
     lib.h gains a prototype that main.c starts calling."""
@@ -109,7 +109,7 @@ def c_project(make_repo):
     }
     repo = make_repo("cproject")
     good_sha, bad_sha = repo.commit(good), repo.commit(bad)
-    return read_diff(repo.path, good_sha, bad_sha, context=0)
+    return read_diff(repo.path, good_sha, bad_sha, context=context)
 
 
 def hunk_of(diff: Diff, path: str, text: str) -> int:
@@ -198,10 +198,12 @@ def test_a_name_defined_everywhere_points_nowhere(make_repo) -> None:
     assert resolver_for(diff).resolve("NameError: name 'f1' is not defined", users).add == set()
 
 
-def test_lines_of_a_configuration_map_back_to_their_hunks(make_repo) -> None:
+@pytest.mark.parametrize("context", [0, 3])
+def test_lines_of_a_configuration_map_back_to_their_hunks(make_repo, context: int) -> None:
     """Every line of every file under a configuration is either a line an applied
-    hunk brought, a GOOD line an unapplied hunk rewrites, or an untouched line."""
-    diff = c_project(make_repo)
+    hunk added, a GOOD line an unapplied hunk removes, or a line no hunk changes
+    (context lines included)."""
+    diff = c_project(make_repo, context)
     fd = next(fd for fd in diff.files if fd.new_path == "ini.c")
     ids = sorted(c.id for c in fd.changes)
     assert fd.old is not None and fd.new is not None
@@ -220,4 +222,4 @@ def test_lines_of_a_configuration_map_back_to_their_hunks(make_repo) -> None:
                 hunk = diff.changes[where.change].hunk
                 assert hunk is not None and ("-" + text.decode()).rstrip("\n") in hunk.text
             else:
-                assert text in old_lines
+                assert text in old_lines and text in new_lines

@@ -16,6 +16,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
+from wynot.analysis.symbols import _changed_lines  # a hunk's changed line numbers
 from wynot.analysis.treesitter import language_for, parse
 from wynot.changes import Change, FileDiff
 
@@ -88,21 +89,3 @@ def hunk_declarations(change: Change, fd: FileDiff) -> tuple[Declared, Declared]
     old = {(s, n) for line, s, n in declarations(language, fd.old.data) if line in removed}
     new = {(s, n) for line, s, n in declarations(language, fd.new.data) if line in added}
     return frozenset(new - old), frozenset(old - new)
-
-
-def _changed_lines(text: str, old_start: int, new_start: int) -> tuple[set[int], set[int]]:
-    """Line numbers (GOOD side, BAD side) of a hunk's removed and added lines."""
-    removed: set[int] = set()
-    added: set[int] = set()
-    old_line, new_line = old_start, new_start
-    for line in text.split("\n")[1:]:
-        if line.startswith("-"):
-            removed.add(old_line)
-            old_line += 1
-        elif line.startswith("+"):
-            added.add(new_line)
-            new_line += 1
-        elif line.startswith(" "):
-            old_line += 1
-            new_line += 1
-    return removed, added

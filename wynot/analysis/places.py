@@ -12,15 +12,17 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
+from wynot.analysis.symbols import _changed_lines  # a hunk's changed line numbers
 from wynot.changes import ChangeKind, Diff, FileDiff
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
     """A line of a configuration's file: the file's index in the diff, and the
-    change whose lines it is (``applied``: a line the change brought; not
-    applied: a GOOD line the change rewrites), or None for a line no change
-    touches (or ``line`` 0: the file as a whole)."""
+    change whose lines it is (``applied``: a line the change added; not
+    applied: a GOOD line the change removes or rewrites), or None for a line
+    no change touches, a hunk's context line included (or ``line`` 0: the
+    file as a whole)."""
 
     file: int
     change: int | None
@@ -62,14 +64,20 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> Place 
         hunk = change.hunk
         assert hunk is not None
         first = hunk.old_start if hunk.old_len == 0 else hunk.old_start - 1
+        removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
         if change.id in applied:
             if row < first + delta:
                 break
-            if row < first + delta + hunk.new_len:
-                return Place(index, change.id, True)
+            if row < first + delta + hunk.new_len:  # a context line is nobody's
+                bad_line = (hunk.new_start if hunk.new_len else hunk.new_start + 1) + (
+                    row - first - delta)
+                return Place(index, change.id, True) if bad_line in added else Place(
+                    index, None, False)
             delta += hunk.new_len - hunk.old_len
         elif first <= row - delta < first + hunk.old_len:
-            return Place(index, change.id, False)
+            good_line = row - delta + 1
+            return Place(index, change.id, False) if good_line in removed else Place(
+                index, None, False)
     return Place(index, None, False)
 
 
