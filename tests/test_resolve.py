@@ -86,6 +86,18 @@ def test_readers_are_linear_in_the_output() -> None:
     assert ten < 30 * max(one, 0.01), (one, ten)
 
 
+def test_a_macro_call_that_does_not_fit_points_at_the_macro() -> None:
+    """gcc's own words (from a real build of libyaml with one hunk of a macro change)."""
+    output = ('src/api.c: In function \u2018yaml_parser_initialize\u2019:\n'
+              'src/api.c:180:78: error: macro "QUEUE_INIT" passed 4 arguments, but takes '
+              'just 3\n'
+              '  180 |     if (!QUEUE_INIT(parser, parser->tokens, INITIAL_QUEUE_SIZE, x*))\n'
+              'In file included from src/api.c:2:\n'
+              'src/yaml_private.h:456: note: macro "QUEUE_INIT" defined here\n')
+    assert parse_diagnostics(output) == [Diagnostic("QUEUE_INIT", "signature", "", (
+        Location("src/api.c", 180), Location("src/yaml_private.h", 456)))]
+
+
 def c_project(make_repo, context: int = 0):
     """ini.c: parse() gains a local `offset` in one hunk and reads it in another;
     four other functions use locals of their own named `offset` in their own hunks.

@@ -89,6 +89,8 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
         ("arguments", rf"too (?:few|many) arguments to function {_Q}(?:[^'‘’`\"(]*[\s*&:])?"
          r"(\w+)", "signature", 1, 0),
         ("conflicting", rf"conflicting types for {_Q}(\w+){_Q}", "signature", 1, 0),
+        ("macro", rf"macro {_Q}(\w+){_Q} (?:passed \d+ arguments?, but takes just|requires "
+         r"\d+ arguments?, but only) \d+", "signature", 1, 0),
         # javac's "cannot find symbol" takes its name from the "symbol:" line below
         ("package", r"package ([\w.]+) does not exist", "import", 1, 0),
         # Node
