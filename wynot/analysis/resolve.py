@@ -28,6 +28,7 @@ from wynot.analysis.places import Place, place
 from wynot.analysis.symbols import Symbols
 from wynot.changes import Diff
 
+MAX_ROUND = 8  # changes one round of repairs may add, beyond the first diagnostic's
 # Python calls that no longer fit a changed signature: (function, parameter).
 SIGNATURE_PATTERNS: tuple[str, ...] = (
     r"([\w.<>]+)\(\) got an unexpected keyword argument '(\w+)'",
@@ -115,6 +116,8 @@ class Resolver:
 
         Each diagnostic is repaired by at most :data:`MAX_REPAIR` changes
         (:meth:`_repair` says which); one that points at more is no target.
+        Diagnostics are repaired in the order reported, the first one always,
+        the next ones while the round adds at most :data:`MAX_ROUND` changes.
         A call that does not fit a signature is repaired by the changes to
         that function's parameter or to the calls that pass it.
         """
@@ -136,7 +139,7 @@ class Resolver:
             if diagnostic.kind == "signature" and diagnostic.name.rsplit(".")[-1] in repaired:
                 continue
             fixes, users = self._repair(diagnostic, applied)
-            if fixes:
+            if fixes and (not add or len(add | fixes) <= MAX_ROUND):
                 add.update(fixes)
                 learned.extend((u, c) for u in sorted(users) for c in sorted(fixes))
                 labels.append(_label(diagnostic))
