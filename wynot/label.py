@@ -98,8 +98,8 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     afar, all together. Then :func:`sweep_units`: each unit removed whole,
     and single changes only inside the units that stay. A removal that still
     FAILS drops what it removed, which makes the answer 1-minimal over units
-    and over changes; labels given before a drop are stale and are given
-    again. Raises SearchStopped (with the answer so far, which fails) when
+    and over changes; the sweep goes on after a drop, and the labels given
+    before it are stale and are given again by another sweep. Raises SearchStopped (with the answer so far, which fails) when
     the budget runs out.
     """
     needs = deps.needs_only()
@@ -115,15 +115,17 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     roles: dict[int, str] = {}
     while len(roles) < len(chosen):
         for removed in sweep_units(chosen, roles.keys(), deps, units, distance):
+            if not removed <= chosen or removed <= roles.keys():
+                continue  # dropped, or labelled since (after the last drop)
             rest = chosen - removed
             if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
                     rest):  # its unit is context, and the rest needs it: no run
                 tester.predict(rest, "label", "predicted: the rest of its unit needs it")
                 continue
             outcome = _run_label(tester, rest, stop, chosen)
-            if outcome is Outcome.FAIL and rest:
+            if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
                 chosen, roles = rest, {}
-                break
+                continue
             roles.update(dict.fromkeys(removed, CAUSE if outcome is Outcome.PASS else CONTEXT))
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
