@@ -113,20 +113,24 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
         chosen -= far
     roles: dict[int, str] = {}
-    while len(roles) < len(chosen):
-        for removed in sweep_units(chosen, roles.keys(), deps, units, distance):
-            if not removed <= chosen or removed <= roles.keys():
-                continue  # dropped, or labelled since (after the last drop)
+    alone: set[int] = set()  # labelled by a removal of their own since the last drop
+    while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
+        for removed in sweep_units(chosen, roles.keys(), alone, deps, units, distance):
+            if not removed <= chosen:
+                continue  # dropped
             rest = chosen - removed
             if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
                     rest):  # its unit is context, and the rest needs it: no run
                 tester.predict(rest, "label", "predicted: the rest of its unit needs it")
+                alone.update(removed)
                 continue
             outcome = _run_label(tester, rest, stop, chosen)
             if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
-                chosen, roles = rest, {}
+                chosen, roles, alone = rest, {}, set()
                 continue
             roles.update(dict.fromkeys(removed, CAUSE if outcome is Outcome.PASS else CONTEXT))
+            if len(removed) == 1:
+                alone.update(removed)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -145,22 +149,29 @@ def cores(chosen: frozenset[int], found: frozenset[int],
     return tries
 
 
-def sweep_units(chosen: frozenset[int], done: AbstractSet[int],
+def sweep_units(chosen: frozenset[int], done: AbstractSet[int], alone: AbstractSet[int],
                 deps: Dependencies, units: Mapping[int, int],
                 distance: Mapping[int, int]) -> list[frozenset[int]]:
     """What to remove from ``chosen``, one removal a run, to label what is not labelled.
 
     Each unit (the changes of ``chosen`` in one grouping unit or one cycle of
     ``deps``) whole, farthest from the cause first; then, inside units of
-    several changes, each change alone. What is in ``done`` (labelled
-    already) is not removed again. Pure.
+    several changes, each change alone. A unit all in ``done`` (labelled
+    already) is not removed again, nor a change in ``alone`` (labelled by a
+    removal of its own). Pure.
     """
     groups = _units(chosen, deps, units)
     order = sorted(groups, key=lambda g: (-min(distance.get(c, 0) for c in g), min(g)))
     removals: list[frozenset[int]] = [g for g in order if not g <= done]
     removals.extend(frozenset({c}) for g in order if len(g) > 1
-                    for c in sorted(g) if c not in done)
+                    for c in sorted(g) if c not in alone)
     return removals
+
+
+def _in_units(chosen: frozenset[int], deps: Dependencies,
+              units: Mapping[int, int]) -> set[int]:
+    """The changes of ``chosen`` that share their unit with another one."""
+    return {c for g in _units(chosen, deps, units) if len(g) > 1 for c in g}
 
 
 def _units(chosen: frozenset[int], deps: Dependencies,
