@@ -99,8 +99,9 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     and single changes only inside the units that stay. A removal that still
     FAILS drops what it removed, which makes the answer 1-minimal over units
     and over changes; the sweep goes on after a drop, and the labels given
-    before it are stale and are given again by another sweep. Raises SearchStopped (with the answer so far, which fails) when
-    the budget runs out.
+    before it are stale and are given again by another sweep. Raises
+    SearchStopped (with the answer so far, which fails) when the budget runs
+    out.
     """
     needs = deps.needs_only()
     distance = _distances(needs, found)
