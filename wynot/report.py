@@ -22,8 +22,8 @@ from wynot.result import (
     Result,
 )
 
-JSON_SCHEMA_VERSION = 1
-PHASES = ("premise", "commits", "search", "label", "verify")
+JSON_SCHEMA_VERSION = 2  # docs/schema/report-v2.json
+PHASES = ("premise", "commits", "search", "label", "verify", "revert")
 Style = Callable[..., str]
 
 
