@@ -16,7 +16,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from wynot.analysis.symbols import _changed_lines  # a hunk's changed line numbers
+from wynot.analysis.lexical import changed_lines
 from wynot.analysis.treesitter import language_for, parse
 from wynot.changes import Change, FileDiff
 
@@ -85,7 +85,7 @@ def hunk_declarations(change: Change, fd: FileDiff) -> tuple[Declared, Declared]
     if change.hunk is None or language is None or fd.old is None or fd.new is None:
         return frozenset(), frozenset()
     hunk = change.hunk
-    removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+    removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
     old = {(s, n) for line, s, n in declarations(language, fd.old.data) if line in removed}
     new = {(s, n) for line, s, n in declarations(language, fd.new.data) if line in added}
     return frozenset(new - old), frozenset(old - new)

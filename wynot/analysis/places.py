@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from wynot.analysis.symbols import _changed_lines  # a hunk's changed line numbers
+from wynot.analysis.lexical import changed_lines
 from wynot.changes import ChangeKind, Diff, FileDiff
 
 
@@ -64,7 +64,7 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> Place 
         hunk = change.hunk
         assert hunk is not None
         first = hunk.old_start if hunk.old_len == 0 else hunk.old_start - 1
-        removed, added = _changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+        removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
         if change.id in applied:
             if row < first + delta:
                 break
