@@ -31,11 +31,9 @@ def commit_files(repo: Path, files: dict[str, str], message: str, tag: str) -> N
     git(repo, "tag", tag)
 
 
-@pytest.fixture
-def dirty_repo(tmp_path: Path) -> Path:
-    """A repository with good/bad tags, a modified file, a staged file, an
-    untracked file and a stash entry."""
-    repo = tmp_path / "user repo"
+def good_bad_repo(repo: Path) -> Path:
+    """A new repository with tags good and bad: value.txt 1 -> 2, line 30 of
+    notes.txt upper-cased, other.txt a -> b."""
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     lines = "".join(f"line {i}\n" for i in range(40))
@@ -43,6 +41,14 @@ def dirty_repo(tmp_path: Path) -> Path:
                  "good", "good")
     commit_files(repo, {"value.txt": "2\n", "notes.txt": lines.replace("line 30", "LINE 30"),
                         "other.txt": "b\n"}, "bad", "bad")
+    return repo
+
+
+@pytest.fixture
+def dirty_repo(tmp_path: Path) -> Path:
+    """A repository with good/bad tags, a modified file, a staged file, an
+    untracked file and a stash entry."""
+    repo = good_bad_repo(tmp_path / "user repo")
     (repo / "other.txt").write_text("stashed edit\n")
     git(repo, "stash", "push", "-q")
     (repo / "notes.txt").write_text("uncommitted edit\n")

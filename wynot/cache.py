@@ -1,12 +1,18 @@
-"""Run state under the repository's git directory: outcome cache and run logs.
+"""Run state under the repository's git directory: observed outcomes and run logs.
 
-    <git-dir>/wynot/cache.sqlite          outcomes of past tests, shared by reruns
+    <git-dir>/wynot/cache.sqlite          outcomes observed by past tests, shared by reruns
     <git-dir>/wynot/runs/<run-id>/log.jsonl   one line per test of that run
-    <git-dir>/wynot/runs/<run-id>/NNNN.out    each test's output
+    <git-dir>/wynot/runs/<run-id>/NNNN.out    each test's output (head and tail)
 
-A cached outcome is keyed by everything that decides it: GOOD, BAD, the diff
-options, the commands, the timeout, the fail pattern and the configuration.
-Each outcome is committed as soon as it is known, so an interrupted run loses
+The cache stores *observations*, not verdicts: every real run of a
+configuration adds one (outcome, reason, duration, output, when). A
+configuration's outcome is replayed only while all its trusted observations
+agree; one that disagrees, or that a failed verification disputed
+(:meth:`OutcomeCache.dispute`), is run again. An observation is keyed by
+everything that decides it: GOOD, BAD, the diff options, the commands, the
+timeout, the fail pattern, the content of the files the commands name
+outside the repository (:func:`command_files`) and the configuration. Each
+observation is committed as soon as it is made, so an interrupted run loses
 at most the test in flight and a rerun resumes from the cache.
 """
 
@@ -15,19 +21,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
+import shutil
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot.outcome import Outcome
+from wynot.state import DEFAULT_KEEP_RUNS, OWNER_FILE, owner_token, prune_runs
+from wynot.state import STATE_DIR_NAME as STATE_DIR_NAME
+from wynot.state import state_dir as state_dir
 
-STATE_DIR_NAME = "wynot"
-
-
-def state_dir(git_dir: Path) -> Path:
-    return git_dir / STATE_DIR_NAME
+MAX_OBSERVATIONS = 200_000  # oldest observations beyond this are dropped
+_HASH_LIMIT = 64 * 1024 * 1024  # larger files are known by size and time instead
 
 
 def search_key(**parts: object) -> str:
@@ -36,29 +45,83 @@ def search_key(**parts: object) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def command_files(repo: Path, *commands: Sequence[str] | None) -> dict[str, str]:
+    """What the files a command names outside ``repo`` hold: path -> content digest.
+
+    The program (found on PATH as the command would be) and every absolute
+    or ``~`` path among the arguments and the words of shell snippets (``sh
+    -c '/opt/t.sh'``, ``--config=/etc/x``) that is a file outside the
+    repository count; editing such a test script makes earlier outcomes stale.
+    """
+    top = os.path.realpath(repo)
+    found: dict[str, str] = {}
+    for argv in commands:
+        if not argv:
+            continue
+        words = [shutil.which(argv[0]) or argv[0]]
+        for arg in argv[1:]:
+            try:
+                split = shlex.split(arg)
+            except ValueError:
+                split = arg.split()
+            words += [arg, *split, *(w.partition("=")[2] for w in split)]
+        for word in words:
+            if not word.startswith(("/", "~")):
+                continue
+            path = os.path.realpath(os.path.expanduser(word))
+            if path in found or path == top or path.startswith(top + os.sep):
+                continue
+            if os.path.isfile(path):
+                found[path] = _digest(path)
+    return found
+
+
+def _digest(path: str) -> str:
+    try:
+        info = os.stat(path)
+        if info.st_size > _HASH_LIMIT:
+            return f"size {info.st_size} mtime {info.st_mtime_ns}"
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError as error:
+        return f"unreadable: {error.strerror}"
+
+
 @dataclass(frozen=True, slots=True)
 class CachedOutcome:
     outcome: Outcome
     reason: str
     duration: float
     output: str
+    seen: int = 1  # how many trusted observations agree on it
 
 
 class OutcomeCache:
-    """SQLite store of outcomes, keyed by (search key, configuration)."""
+    """SQLite store of observed outcomes, keyed by (search key, configuration).
 
-    def __init__(self, path: Path) -> None:
+    With ``replay=False`` (``--no-cache``) it records observations but never
+    answers from them.
+    """
+
+    def __init__(self, path: Path, *, replay: bool = True) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.replay = replay
         self._db = sqlite3.connect(path, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("DROP TABLE IF EXISTS outcomes")  # one verdict per key: replaced
         self._db.execute(
-            "CREATE TABLE IF NOT EXISTS outcomes ("
+            "CREATE TABLE IF NOT EXISTS observations ("
             " search TEXT NOT NULL, configuration TEXT NOT NULL,"
             " outcome TEXT NOT NULL, reason TEXT NOT NULL, duration REAL NOT NULL,"
-            " output TEXT NOT NULL, created REAL NOT NULL,"
-            " PRIMARY KEY (search, configuration))"
+            " output TEXT NOT NULL, created REAL NOT NULL, run TEXT NOT NULL,"
+            " disputed INTEGER NOT NULL DEFAULT 0)"
         )
+        self._db.execute("CREATE INDEX IF NOT EXISTS observations_by_key"
+                         " ON observations (search, configuration)")
+        self._db.execute(
+            "DELETE FROM observations WHERE rowid <="
+            " (SELECT MAX(rowid) FROM observations) - ?", (MAX_OBSERVATIONS,))
         self._db.commit()
 
     @staticmethod
@@ -66,20 +129,46 @@ class OutcomeCache:
         return ",".join(map(str, sorted(ids)))
 
     def get(self, search: str, ids: Iterable[int]) -> CachedOutcome | None:
-        row = self._db.execute(
-            "SELECT outcome, reason, duration, output FROM outcomes"
-            " WHERE search = ? AND configuration = ?",
-            (search, self.configuration_key(ids)),
-        ).fetchone()
-        if row is None:
+        """The outcome all trusted observations agree on (the newest one's details),
+        or None: nothing observed, observations disagree, or replay is off."""
+        if not self.replay:
             return None
-        return CachedOutcome(Outcome(row[0]), row[1], row[2], row[3])
+        rows = self._db.execute(
+            "SELECT outcome, reason, duration, output FROM observations"
+            " WHERE search = ? AND configuration = ? AND disputed = 0 ORDER BY rowid DESC",
+            (search, self.configuration_key(ids)),
+        ).fetchall()
+        if not rows or len({row[0] for row in rows}) > 1:
+            return None
+        outcome, reason, duration, output = rows[0]
+        return CachedOutcome(Outcome(outcome), reason, duration, output, len(rows))
 
     def put(self, search: str, ids: Iterable[int], result: CachedOutcome) -> None:
+        """Add one observation."""
         self._db.execute(
-            "INSERT OR REPLACE INTO outcomes VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO observations (search, configuration, outcome, reason, duration,"
+            " output, created, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (search, self.configuration_key(ids), result.outcome.value, result.reason,
-             result.duration, result.output, time.time()),
+             result.duration, result.output, time.time(), owner_token()),
+        )
+        self._db.commit()
+
+    def observations(self, search: str, ids: Iterable[int], *,
+                     disputed: bool = False) -> Counter[Outcome]:
+        """How often each outcome was observed for a configuration (trusted ones only,
+        unless ``disputed``)."""
+        rows = self._db.execute(
+            "SELECT outcome, COUNT(*) FROM observations WHERE search = ? AND configuration = ?"
+            " AND disputed <= ? GROUP BY outcome",
+            (search, self.configuration_key(ids), int(disputed)),
+        ).fetchall()
+        return Counter({Outcome(outcome): count for outcome, count in rows})
+
+    def dispute(self, search: str, configurations: Iterable[Iterable[int]]) -> None:
+        """Stop trusting what was observed so far for these configurations: they run again."""
+        self._db.executemany(
+            "UPDATE observations SET disputed = 1 WHERE search = ? AND configuration = ?",
+            [(search, self.configuration_key(ids)) for ids in configurations],
         )
         self._db.commit()
 
@@ -90,10 +179,14 @@ class OutcomeCache:
 class RunLog:
     """The log of one run: a JSON line per test and a file per test output."""
 
-    def __init__(self, runs_dir: Path) -> None:
+    def __init__(self, runs_dir: Path, keep: int = DEFAULT_KEEP_RUNS) -> None:
+        """Start a run log in ``runs_dir`` and prune the logs of old runs (the
+        newest ``keep`` stay, this one included; runs in progress are never pruned)."""
         run_id = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
         self.dir = runs_dir / run_id
         self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / OWNER_FILE).write_text(owner_token(), encoding="utf-8")
+        prune_runs(runs_dir.parent, max(1, keep))
         self._log = (self.dir / "log.jsonl").open("a", encoding="utf-8")
 
     def output_path(self, number: int) -> Path:

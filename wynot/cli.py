@@ -20,6 +20,7 @@ from wynot import __version__
 from wynot.analysis.grouping import parse_criteria
 from wynot.commands import SUBCOMMANDS
 from wynot.errors import ExitCode, UsageError, WynotError
+from wynot.flaky_phase import FlakyOptions
 from wynot.isolate import Request, isolate
 from wynot.output import FORMATS, revert_and_verify, write_failure, write_report
 from wynot.render.info import ReportInfo
@@ -27,6 +28,7 @@ from wynot.render.progress import open_progress
 from wynot.result import Progress, Result, TestRecord, TestStarted
 from wynot.runner import Commands
 from wynot.runstore import PATCH, save_result
+from wynot.state import DEFAULT_KEEP_RUNS
 
 EPILOG = """\b
 The test command runs in a scratch checkout of each configuration:
@@ -36,8 +38,9 @@ The test command runs in a scratch checkout of each configuration:
 \b
 Exit codes: 0 found and verified, 1 error, 2 usage error, 3 premise does not
 hold (GOOD fails, BAD passes, no differences), 4 no verified minimal result
-(budget spent, everything unresolved, --revert-patch not verified),
-130 interrupted (rerun to resume).
+(budget spent, everything unresolved, --revert-patch not verified,
+--flaky below --confidence), 5 flaky: the failure does not reproduce (no culprit;
+--repeat, --flaky), 130 interrupted (rerun to resume).
 Every option can also be set as WYNOT_<OPTION>, e.g. WYNOT_TIMEOUT=60.
 
 \b
@@ -99,6 +102,20 @@ class _WynotCommand(click.Command):
               help="Like --max-tests, for time: once SECONDS have passed since the start, "
                    "the search stops at the next test and reports its best answer so far "
                    "(exit code 4). The test in flight finishes; bound it with --timeout.")
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+              metavar="N",
+              help="Run each commit of the commit phase up to N times; it fails only if "
+                   "every run fails (a PASS is trusted). If BAD passes one of its N runs, "
+                   "the answer is 'flaky: no culprit' (exit code 5).")
+@click.option("--flaky", "flaky_mode", type=click.Choice(["off", "auto", "on"]), default="off",
+              show_default=True,
+              help="on: search commits with the flake-aware finder (a FAIL is weighed by "
+                   "the flake rate it estimates); auto: run GOOD and BAD 3 times first and "
+                   "use the finder only if either disagrees with itself.")
+@click.option("--confidence", type=click.FloatRange(min=0.5, max=1, max_open=True),
+              default=0.95, show_default=True,
+              help="With --flaky: stop when one answer (a commit, or 'no culprit') is this "
+                   "probable.")
 @click.option("--strategy", type=click.Choice(["auto", "commits", "hunks"]), default="auto",
               show_default=True,
               help="auto: with several commits between GOOD and BAD, first bisect them (like "
@@ -127,7 +144,13 @@ class _WynotCommand(click.Command):
               help="Extra regular expression whose first group names a missing identifier "
                    "in build errors (repeatable).")
 @click.option("--cache/--no-cache", default=True, show_default=True,
-              help="Reuse outcomes of earlier runs stored in <git-dir>/wynot.")
+              help="Replay outcomes that earlier runs observed (stored in <git-dir>/wynot; "
+                   "a premise that failed, or an outcome whose observations disagree, is "
+                   "always tested again). --no-cache runs every test and still records it.")
+@click.option("--keep-runs", type=click.IntRange(min=1), default=DEFAULT_KEEP_RUNS,
+              show_default=True, metavar="N",
+              help="Keep the logs of the newest N runs in <git-dir>/wynot/runs; older ones "
+                   "are deleted when a run starts.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
               show_default=True, help="Color the diff.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not show progress on stderr.")
@@ -158,13 +181,14 @@ def wynot(
 
 def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
          argv: tuple[str, ...] = ()) -> ExitCode:
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # kill, a closed terminal: clean up
+        signal.signal(signum, _raise_interrupt)
     opts["format"] = "json" if opts["json"] else opts["output_format"]
     try:
         request = _request(good, bad, command, opts, argv)
         with _progress(opts["quiet"]) as progress:
             result = isolate(request, progress)
-        code = ExitCode.FOUND if result.minimal else ExitCode.UNFINISHED
+        code = _exit_code(result)
         return _output(result, code, request, opts)
     except WynotError as error:
         _error(error.message, error.details)
@@ -172,7 +196,12 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
             write_failure(_info(opts, argv, good, bad, command, error), opts["format"], good, bad)
         return error.exit_code
     except KeyboardInterrupt:
-        _error("interrupted; outcomes so far are saved, rerun the same command to resume")
+        _ignore_interrupts()  # a second Ctrl-C must not cut the cleanup short
+        if opts["cache"]:
+            _error("interrupted; outcomes so far are saved, rerun the same command to resume")
+        else:
+            _error("interrupted; outcomes so far are saved: rerun without --no-cache to "
+                   "resume from them (with --no-cache every test runs again)")
         return ExitCode.INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one boundary for unexpected errors
         if opts["debug"]:
@@ -206,7 +235,8 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
                    strategy=opts["strategy"], keep_passing=opts["keep_passing"],
-                   max_time=opts["max_time"], invocation=argv)
+                   max_time=opts["max_time"], invocation=argv, keep_runs=opts["keep_runs"],
+                   flaky=FlakyOptions(opts["repeat"], opts["flaky_mode"], opts["confidence"]))
 
 
 def _output(result: Result, code: ExitCode, request: Request, opts: dict[str, Any]) -> ExitCode:
@@ -224,12 +254,35 @@ def _output(result: Result, code: ExitCode, request: Request, opts: dict[str, An
             code = ExitCode.UNFINISHED
     message = "" if result.minimal else ("the search was stopped by its budget: this is the "
                                          "best answer so far, not minimal")
+    message = _flaky_message(result) or message
     info = ReportInfo(__version__, request.invocation, request.commands.test,
                       request.commands.build, int(code), message, revert=revert,
                       patch_path=str(result.run_dir / PATCH) if result.patch else "")
     save_result(result, info)
     write_report(result, info, opts["format"], color=_color(opts["color"]))
     return code
+
+
+def _exit_code(result: Result) -> ExitCode:
+    culprit = result.commit_phase.culprit if result.commit_phase else None
+    if culprit is not None and culprit.flaky:
+        return ExitCode.FLAKY
+    if not result.minimal or (culprit is not None and not culprit.decided):
+        return ExitCode.UNFINISHED
+    return ExitCode.FOUND
+
+
+def _flaky_message(result: Result) -> str:
+    """What the flake-aware search concluded, when it searched."""
+    culprit = result.commit_phase.culprit if result.commit_phase else None
+    if culprit is None:
+        return ""
+    odds = f"probability {culprit.confidence:.3f}, flake rate about {culprit.flake_rate:.2f}"
+    if culprit.flaky:
+        return f"flaky: no culprit; the failure does not reproduce every time ({odds})"
+    if not culprit.decided:
+        return f"the first bad commit is not certain ({odds})"
+    return ""
 
 
 def _info(opts: dict[str, Any], argv: tuple[str, ...], good: str, bad: str,
@@ -270,6 +323,11 @@ def _error(message: str, details: str = "") -> None:
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
+
+
+def _ignore_interrupts() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def main() -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wynot.bisect import bisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
+from wynot.flaky_phase import FlakyOptions, run_until_pass, search_commits, verdict
 from wynot.history import commit_infos, merge_base, show_commit
 from wynot.outcome import Outcome
 from wynot.premise import require
@@ -25,23 +25,44 @@ from wynot.worktree import scratch_worktree
 
 def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], commands: Commands,
                      cache: OutcomeCache | None, log: RunLog, records: list[TestRecord],
-                     progress: Progress) -> CommitPhase:
-    """Premise on GOOD and BAD, then bisect the commits between them."""
+                     progress: Progress, flaky: FlakyOptions | None = None) -> CommitPhase:
+    """Premise on GOOD and BAD, then bisect the commits between them.
+
+    With ``flaky`` asking for reruns, commits are run again rather than read
+    from the outcome cache, and the search may answer "no culprit"
+    (``CommitPhase.culprit``; see :mod:`wynot.flaky_phase`).
+    """
+    flaky = flaky or FlakyOptions()
     empty = Diff(good=chain[0], bad=chain[-1], files=(), changes=())
     with scratch_worktree(repo, chain[0], {}) as worktree:
-        tester = Tester(empty, worktree, commands, cache, "", log, progress, records)
-        good = require(tester.run_commit(chain[0], "premise"), Outcome.PASS, "GOOD",
-                       names[0], chain[0], commands)
-        bad = require(tester.run_commit(chain[-1], "premise"), Outcome.FAIL, "BAD",
-                      names[1], chain[-1], commands)
+        tester = Tester(empty, worktree, commands, None if flaky.reruns else cache, "", log,
+                        progress, records)
+        runs = flaky.premise_runs()
+        goods = run_until_pass(
+            lambda: tester.run_commit(chain[0], "premise", expect=Outcome.PASS), runs)
+        if flaky.mode != "off":  # estimate the flake rate: every run of GOOD counts
+            goods += [tester.run_commit(chain[0], "premise", expect=Outcome.PASS)
+                      for _ in range(runs - len(goods))]
+        bads = [tester.run_commit(chain[-1], "premise", expect=Outcome.FAIL)
+                for _ in range(runs)]
+        good = require(verdict(goods), Outcome.PASS, "GOOD", names[0], chain[0], commands)
+        failed = [r for r in bads if r.outcome is Outcome.FAIL]
+        bad = require(failed[0] if failed else bads[-1], Outcome.FAIL, "BAD", names[1],
+                      chain[-1], commands)
         by_sha = {chain[0]: good, chain[-1]: bad}
         progress(f"bisecting {len(chain) - 2} commits between {names[0]} and {names[1]}")
 
-        def test(i: int) -> Outcome:
-            by_sha[chain[i]] = tester.run_commit(chain[i], "commits")
-            return by_sha[chain[i]].outcome
+        def run(i: int) -> TestRecord:
+            record = tester.run_commit(chain[i], "commits")
+            if by_sha.get(chain[i]) is None or by_sha[chain[i]].outcome is not Outcome.PASS:
+                by_sha[chain[i]] = record  # a PASS stands: it is trusted
+            return record
 
-        bisection = bisect(len(chain), test)
+        bisection, culprit = search_commits(len(chain), run, flaky, goods,
+                                            [bad, *(r for r in bads if r is not bad)])
+        if culprit is not None and culprit.flaky:
+            return CommitPhase(tuple(chain), bisection, commit_infos(repo, [chain[-1]]),
+                               (chain[0], chain[-1]), (good, bad), False, "", culprit)
         low, high = chain[bisection.last_good], chain[bisection.first_bad]
         interesting = {low, high, *(chain[i] for i in bisection.skipped)}
         commits = commit_infos(repo, interesting)
@@ -52,7 +73,8 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                 low, combination = combined, True
                 commits.update(commit_infos(repo, [low, *commits[high].parents]))
         return CommitPhase(tuple(chain), bisection, commits, (low, high),
-                           (by_sha[low], by_sha[high]), combination, show_commit(repo, high))
+                           (by_sha[low], by_sha[high]), combination, show_commit(repo, high),
+                           culprit)
 
 
 def _combination(repo: Path, tester: Tester, merge: CommitInfo,

@@ -17,6 +17,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     PREMISE = 3
     UNFINISHED = 4
+    FLAKY = 5  # the failure does not reproduce: a flake, no culprit (--repeat, --flaky)
     INTERRUPTED = 130
 
 

@@ -21,13 +21,14 @@ from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan, make_plan
 from wynot.analysis.model import analyse
 from wynot.analysis.resolve import Resolver, is_construction_failure
-from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
+from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
 from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.export import export_patch
+from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
 from wynot.label import label, smallest_failing_superset, standalone
@@ -46,6 +47,7 @@ from wynot.result import (
 )
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
+from wynot.state import DEFAULT_KEEP_RUNS
 from wynot.tester import Tester
 from wynot.worktree import scratch_worktree
 
@@ -71,6 +73,8 @@ class Request:
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
     max_time: float | None = None  # seconds from the start; then stop as with max_tests
     invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
+    flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
+    keep_runs: int = DEFAULT_KEEP_RUNS  # run logs kept in the state directory
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +98,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         raise UsageError(f"--strategy commits needs {request.good} to be an ancestor of "
                          f"{request.bad} on its first-parent line")
     state = state_dir(info.git_dir)
-    cache = OutcomeCache(state / "cache.sqlite")
-    log = RunLog(state / "runs")
+    cache = OutcomeCache(state / "cache.sqlite", replay=request.use_cache)
+    log = RunLog(state / "runs", keep=request.keep_runs)
     save_request(log.dir, argv=request.invocation, version=__version__, good=good, bad=bad,
                  names=(request.good, request.bad), commands=request.commands,
                  context=request.context, strategy=request.strategy)
@@ -105,14 +109,16 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         low, high, premise = good, bad, None
         if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
-                                     request.commands, cache if request.use_cache else None,
-                                     log, records, progress)
+                                     request.commands, cache,
+                                     log, records, progress, request.flaky)
             (low, high), premise = phase.hunk_range, phase.range_records
             save_commit_phase(log.dir, phase)
         answer = None
-        if request.strategy != "commits":
+        if request.strategy != "commits" and not (phase and phase.no_culprit):
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, started=started)
+                                 progress, premise, started=started,
+                                 flake_rate=phase.culprit.flake_rate
+                                 if phase and phase.culprit else None)
     except WynotError as error:
         save_failure(log.dir, error.message, error.exit_code)
         raise
@@ -144,7 +150,7 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
                 premise: tuple[TestRecord, TestRecord] | None, *,
-                started: float | None = None) -> _HunkAnswer:
+                started: float | None = None, flake_rate: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     diff = read_diff(repo, good, bad, context=request.context)
     if not diff.changes:
@@ -160,15 +166,16 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns)
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
     with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
-        tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
-                        key, log, progress, records)
+        tester = Tester(diff, worktree, request.commands, cache, key, log, progress, records)
         if premise is None:
-            require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
-                    good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
-                                 "BAD", request.bad, bad, request.commands)
+            require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                    "GOOD", request.good, good, request.commands)
+            bad_record = require(tester.run(frozenset(plan.order), "premise",
+                                            expect=Outcome.FAIL),
+                                 Outcome.FAIL, "BAD", request.bad, bad, request.commands)
         else:
             bad_record = premise[1]
         resolver = None
@@ -199,11 +206,14 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 tester.progress(f"budget spent while labelling; the answer has "
                                 f"{len(stopped.best)} changes")
                 chosen, minimal = frozenset(stopped.best), False
-        verdict = tester.run(chosen, "verify", use_cache=False)
-        if verdict.outcome is not Outcome.FAIL:
-            raise UnfinishedError(
-                f"the {len(chosen)} changes found did not fail when tested again on their "
-                f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
+        for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
+            verdict = tester.run(chosen, "verify", use_cache=False)
+            if verdict.outcome is not Outcome.FAIL:
+                tester.dispute()  # the next run tests again what led here
+                raise UnfinishedError(
+                    f"the {len(chosen)} changes found did not fail when tested again on "
+                    f"their own ({verdict.reason}); the test may be flaky. "
+                    f"Output: {verdict.output}")
     return _HunkAnswer(diff, chosen, roles, minimal)
 
 

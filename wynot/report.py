@@ -39,11 +39,15 @@ def summary_line(result: Result) -> str:
     per_phase = ", ".join(f"{p} {phases[p]}" for p in PHASES if phases[p])
     parts.append(f"{len(real)} tests run ({per_phase}): {by_outcome[Outcome.PASS]} pass, "
                  f"{by_outcome[Outcome.FAIL]} fail, {by_outcome[Outcome.UNRESOLVED]} unresolved")
+    sources[CACHED] -= result.from_earlier_runs
     for source, words in ((PREDICTED, "predicted unresolved without running"),
                           (CONFLICT, "not writable (path conflicts)"),
-                          (CACHED, "answered from the cache")):
+                          (CACHED, "answered by an earlier test of this run")):
         if sources[source]:
             parts.append(f"{sources[source]} {words}")
+    if result.from_earlier_runs:
+        parts.append(f"{result.from_earlier_runs} outcomes from the cache of earlier runs; "
+                     "--no-cache to rerun")
     parts.append(f"{result.elapsed:.1f} s")
     return "; ".join(parts)
 
@@ -100,6 +104,15 @@ def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
     tested = len(phase.bisection.tested)
     lines = [style(f"wynot: commit phase: {len(phase.chain) - 2} commits between GOOD and "
                    f"BAD, {tested} tested", bold=True)]
+    culprit = phase.culprit
+    if culprit is not None and culprit.flaky:
+        return [*lines, style(f"wynot: flaky: no culprit. The failure does not reproduce "
+                              f"every time (probability {culprit.confidence:.3f}, estimated "
+                              f"flake rate {culprit.flake_rate:.2f})", bold=True)]
+    if culprit is not None:
+        lines.append(f"wynot: flake-aware search: probability {culprit.confidence:.3f}"
+                     f"{'' if culprit.decided else ' (below the confidence asked for)'}, "
+                     f"estimated flake rate {culprit.flake_rate:.2f}")
     if not phase.bisection.exact:
         lines.append("There are only 'skip'ped commits left to test.")
         lines.append("The first bad commit could be any of:")
@@ -171,9 +184,11 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
             {"number": t.number, "phase": t.phase, "outcome": t.outcome.value,
              "reason": t.reason, "duration": round(t.duration, 3), "source": t.source,
              "ran": t.ran, "changes": len(t.ids), "output": t.output,
-             "resolving": t.resolving is not None, "commit": t.commit or None}
+             "resolving": t.resolving is not None, "commit": t.commit or None,
+             "earlier_run": t.earlier_run}
             for t in result.tests
         ],
+        "from_cache": result.from_earlier_runs,
         "summary": summary_line(result),
         "elapsed": round(result.elapsed, 3),
         "log": os.fspath(result.run_dir),
@@ -190,6 +205,10 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
             "combination": phase.combination,
             "hunk_range": list(phase.hunk_range),
         }
+        if phase.culprit is not None:
+            report["commit_phase"]["flaky"] = {
+                "no_culprit": phase.culprit.flaky, "probability": phase.culprit.confidence,
+                "decided": phase.culprit.decided, "flake_rate": phase.culprit.flake_rate}
     return report
 
 

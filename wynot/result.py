@@ -12,6 +12,7 @@ from pathlib import Path
 
 from wynot.bisect import Bisection
 from wynot.changes import Change, Diff
+from wynot.flaky import Culprit
 from wynot.outcome import Outcome
 
 RAN, CACHED, PREDICTED, CONFLICT = "run", "cache", "predicted", "conflict"
@@ -35,6 +36,7 @@ class TestRecord:
     source: str = RAN
     resolving: frozenset[int] | None = None  # the configuration this one enlarges
     commit: str = ""  # set when a whole commit was tested (the commit phase)
+    earlier_run: bool = False  # CACHED from an earlier run's observations (not this run's)
 
     @property
     def ran(self) -> bool:
@@ -87,6 +89,12 @@ class CommitPhase:
     range_records: tuple[TestRecord, TestRecord]  # their test records (PASS, FAIL)
     combination: bool               # the first bad commit is a merge of passing branches
     shown: str                      # the first bad commit as `git show --stat` prints it
+    culprit: Culprit | None = None  # the flake-aware finder's answer, when it searched
+
+    @property
+    def no_culprit(self) -> bool:
+        """The flake-aware search found the failure does not reproduce: a flake."""
+        return self.culprit is not None and self.culprit.flaky
 
     @property
     def last_good(self) -> str:
@@ -117,6 +125,11 @@ class Result:
     run_dir: Path
     commit_phase: CommitPhase | None = None
     origins: dict[int, CommitInfo] = field(default_factory=dict)  # change id -> its commit
+
+    @property
+    def from_earlier_runs(self) -> int:
+        """How many answers were replayed from outcomes observed by earlier runs."""
+        return sum(1 for t in self.tests if t.earlier_run)
 
     @property
     def verified(self) -> bool:

@@ -2,28 +2,23 @@
 
 The mapping from what happened to an :class:`~wynot.dd.Outcome` is the table
 in DESIGN.md, implemented once in :func:`classify`. Commands run as argv lists
-(no shell), in their own process group so that a timeout kills everything they
-started, with git's ``GIT_*`` variables removed from their environment.
+(no shell), each in its own process group (:mod:`wynot.process`: a timeout or
+the command's end kills everything it started; only the head and tail of its
+output are kept), with git's ``GIT_*`` variables removed from their environment.
 """
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import os
 import re
-import signal
-import subprocess
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from wynot.git import clean_environment
 from wynot.outcome import Outcome
+from wynot.process import BoundedOutput, run_command
 
-KILL_GRACE_SECONDS = 2.0
 SKIP_EXIT_CODE = 125  # git bisect's "cannot test this"
 
 
@@ -84,19 +79,33 @@ def classify(
 
 
 def run_configuration(cwd: Path, commands: Commands, output: Path) -> RunResult:
-    """Run the build (if any) then the test in ``cwd``; write their output to ``output``."""
+    """Run the build (if any) then the test in ``cwd``; keep their output in ``output``.
+
+    The output file holds the first and the last :data:`OUTPUT_HEAD` and
+    :data:`OUTPUT_TAIL` bytes of what build and test printed, with a note of
+    the size left out between them; ``--fail-pattern`` is matched on that.
+    Processes a command leaves behind in its process group are killed when
+    it ends.
+    """
     env = clean_environment()
     env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # stale .pyc files could hide a change
     start = time.monotonic()
     output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("wb") as log:
-        if commands.build:
-            code, timed_out = _run(commands.build, cwd, env, log, _remaining(commands, start))
-            if timed_out or code != 0:
-                reason = Reason.TIMED_OUT if timed_out else Reason.BUILD_FAILED
-                return RunResult(Outcome.UNRESOLVED, reason, code, time.monotonic() - start, output)
-        code, timed_out = _run(commands.test, cwd, env, log, _remaining(commands, start))
-    text = output.read_bytes() if commands.fail_pattern is not None else b""
+    with output.open("wb") as handle:
+        log = BoundedOutput(handle)
+        try:
+            if commands.build:
+                code, timed_out = run_command(commands.build, cwd, env, log,
+                                              _remaining(commands, start))
+                if timed_out or code != 0:
+                    reason = Reason.TIMED_OUT if timed_out else Reason.BUILD_FAILED
+                    return RunResult(Outcome.UNRESOLVED, reason, code,
+                                     time.monotonic() - start, output)
+            code, timed_out = run_command(commands.test, cwd, env, log,
+                                          _remaining(commands, start))
+        finally:
+            log.finish()
+    text = log.kept() if commands.fail_pattern is not None else b""
     outcome, reason = classify(code, timed_out=timed_out, output=text,
                                fail_pattern=commands.fail_pattern)
     return RunResult(outcome, reason, code, time.monotonic() - start, output)
@@ -106,56 +115,6 @@ def _remaining(commands: Commands, start: float) -> float | None:
     if commands.timeout is None:
         return None
     return max(0.0, commands.timeout - (time.monotonic() - start))
-
-
-def _run(
-    argv: Sequence[str], cwd: Path, env: dict[str, str], log: BinaryIO, timeout: float | None
-) -> tuple[int | None, bool]:
-    """Run one command in its own process group. Returns (exit code, timed out).
-
-    A command that cannot be started gives 127 (not found) or 126 (not
-    executable), as a shell would.
-    """
-    try:
-        proc = subprocess.Popen(
-            list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-    except FileNotFoundError:
-        _note(log, f"wynot: {argv[0]}: command not found\n")
-        return 127, False
-    except PermissionError:
-        _note(log, f"wynot: {argv[0]}: permission denied\n")
-        return 126, False
-    try:
-        return proc.wait(timeout=timeout), False
-    except subprocess.TimeoutExpired:
-        _note(log, f"\nwynot: timed out after {timeout:.1f}s; killing process group\n")
-        kill_group(proc)
-        return None, True
-    finally:
-        if proc.poll() is None:  # interrupted (Ctrl-C, SIGTERM): leave nothing running
-            kill_group(proc)
-
-
-def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Terminate the whole process group of ``proc``, then kill whatever is left.
-
-    The group outlives its leader when grandchildren ignore SIGTERM, so the
-    SIGKILL goes to the group even after ``proc`` itself has exited.
-    """
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=KILL_GRACE_SECONDS)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
-def _note(log: BinaryIO, text: str) -> None:
-    log.write(text.encode())
-    log.flush()
 
 
 def output_tail(path: Path, lines: int = 15) -> str:

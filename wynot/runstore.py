@@ -28,6 +28,7 @@ from wynot.bisect import Bisection
 from wynot.diffread import read_diff
 from wynot.errors import WynotError
 from wynot.export import export_patch
+from wynot.flaky import Culprit
 from wynot.outcome import Outcome
 from wynot.patch import tree_states
 from wynot.render.info import ReportInfo, RevertInfo, status_of
@@ -62,7 +63,25 @@ def save_commit_phase(run_dir: Path, phase: CommitPhase) -> None:
         "hunk_range": list(phase.hunk_range),
         "range_records": [r.number for r in phase.range_records],
         "combination": phase.combination, "shown": phase.shown,
+        "culprit": _culprit_json(phase.culprit),
     })
+
+
+def _culprit_json(culprit: Culprit | None) -> dict[str, Any] | None:
+    if culprit is None:
+        return None
+    return {"first_bad": culprit.first_bad, "confidence": culprit.confidence,
+            "decided": culprit.decided, "last_good": culprit.last_good,
+            "skipped": list(culprit.skipped), "tested": list(culprit.tested),
+            "outcomes": [o.value for o in culprit.outcomes], "flake_rate": culprit.flake_rate}
+
+
+def _culprit(data: dict[str, Any] | None) -> Culprit | None:
+    if data is None:
+        return None
+    return Culprit(data["first_bad"], data["confidence"], data["decided"], data["last_good"],
+                   tuple(data["skipped"]), tuple(data["tested"]),
+                   tuple(Outcome(o) for o in data["outcomes"]), data["flake_rate"])
 
 
 def save_failure(run_dir: Path, message: str, exit_code: int) -> None:
@@ -173,7 +192,7 @@ def _load_phase(run_dir: Path) -> dict[str, Any] | None:
     def build(low: TestRecord, high: TestRecord) -> CommitPhase:
         return CommitPhase(tuple(data["chain"]), bisection, commits,
                            (data["hunk_range"][0], data["hunk_range"][1]), (low, high),
-                           data["combination"], data["shown"])
+                           data["combination"], data["shown"], _culprit(data.get("culprit")))
 
     return {"phase": build, "range_records": data["range_records"]}
 

@@ -9,12 +9,13 @@ UNRESOLVED from known dependencies, or could not be written (path conflict).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.resolve import is_construction_failure
-from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
+from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, search_key
 from wynot.changes import Diff
+from wynot.checkout import CheckoutFailed
 from wynot.outcome import Outcome
 from wynot.patch import PathConflict, tree_states
 from wynot.result import (
@@ -47,6 +48,7 @@ class Tester:
     # UNRESOLVED ("did not build"): the failure we look for is a different one.
     build_errors: Sequence[str] | None = None
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
+    _outside_files: dict[str, str] | None = field(default=None, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all)."""
@@ -62,33 +64,39 @@ class Tester:
                                     reason, 0.0, "", PREDICTED))
 
     def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True,
-            resolving: frozenset[int] | None = None) -> TestRecord:
+            resolving: frozenset[int] | None = None,
+            expect: Outcome | None = None) -> TestRecord:
+        """Test a configuration. With ``expect``, an outcome cached by an earlier
+        run is replayed only if it is that one (a premise that did not hold is
+        always checked again)."""
         number = len(self.records) + 1
         earlier = self._ran.get(ids) if use_cache else None
         if earlier is not None:  # the same configuration, earlier in this run
             return self._add(dataclasses.replace(
                 earlier, number=number, phase=phase, source=CACHED, resolving=resolving,
-                reason=f"{earlier.reason} (as test {earlier.number})"))
-        cached = self.cache.get(self.key, ids) if self.cache and use_cache else None
+                reason=f"{earlier.reason} (as test {earlier.number})", earlier_run=False))
+        cached = self._replay(self.key, ids, expect) if use_cache else None
         if cached is not None:
             return self._add(TestRecord(number, phase, ids, cached.outcome, cached.reason,
-                                        cached.duration, cached.output, CACHED, resolving))
+                                        cached.duration, cached.output, CACHED, resolving,
+                                        earlier_run=True))
         record = self._execute(number, phase, ids, resolving)
         if self.cache is not None and record.source == RAN:
             self.cache.put(self.key, ids, CachedOutcome(
                 record.outcome, record.reason, record.duration, record.output))
         return self._add(record)
 
-    def run_commit(self, sha: str, phase: str) -> TestRecord:
+    def run_commit(self, sha: str, phase: str, *, expect: Outcome | None = None) -> TestRecord:
         """Test a whole commit, checked out in the worktree (the commit phase)."""
         number = len(self.records) + 1
         key = search_key(commit=sha, test=self.commands.test, build=self.commands.build,
-                         timeout=self.commands.timeout, fail_pattern=self.commands.fail_pattern)
-        cached = self.cache.get(key, ()) if self.cache else None
+                         timeout=self.commands.timeout, fail_pattern=self.commands.fail_pattern,
+                         outside=self._outside())
+        cached = self._replay(key, (), expect)
         if cached is not None:
             return self._add(TestRecord(number, phase, frozenset(), cached.outcome,
                                         cached.reason, cached.duration, cached.output, CACHED,
-                                        commit=sha))
+                                        commit=sha, earlier_run=True))
         output = self.log.output_path(number)
         self.worktree.checkout(sha)
         self.progress(TestStarted(number, phase, 0, sha))
@@ -99,6 +107,35 @@ class Tester:
             self.cache.put(key, (), CachedOutcome(record.outcome, record.reason,
                                                   record.duration, record.output))
         return self._add(record)
+
+    def _outside(self) -> dict[str, str]:
+        """The files the commands name outside the repository (read once per search)."""
+        if self._outside_files is None:
+            self._outside_files = command_files(self.worktree.repo, self.commands.test,
+                                                self.commands.build)
+        return self._outside_files
+
+    def _replay(self, key: str, ids: Iterable[int],
+                expect: Outcome | None) -> CachedOutcome | None:
+        cached = self.cache.get(key, ids) if self.cache else None
+        if cached is None or (expect is not None and cached.outcome is not expect):
+            return None
+        if not any(r.earlier_run for r in self.records):
+            self.progress("replaying outcomes observed by earlier runs "
+                          "(--no-cache runs every test again)")
+        return cached
+
+    def dispute(self) -> None:
+        """Distrust every outcome this search relied on, observed now or before.
+
+        Called when the verification of an answer disagrees with the outcomes
+        that led to it: the next run tests those configurations again instead
+        of replaying them (one flaky FAIL must not decide later runs).
+        """
+        if self.cache is None:
+            return
+        self.cache.dispute(self.key, {r.ids for r in self.records
+                                      if r.source in (RAN, CACHED) and not r.commit})
 
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)
@@ -118,7 +155,7 @@ class Tester:
         output = self.log.output_path(number)
         try:
             self.worktree.apply(tree_states(self.diff, ids))
-        except (PathConflict, UnsafePath) as conflict:
+        except (PathConflict, UnsafePath, CheckoutFailed) as conflict:
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
                               0.0, str(output), CONFLICT, resolving)

@@ -13,13 +13,17 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from wynot.changes import FileState
-from wynot.git import git
+from wynot.checkout import Converter
+from wynot.git import find_repo, git
+from wynot.state import OWNER_ENV, dead_owners, forget_owner, owner_token, state_dir, write_owner
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
@@ -33,11 +37,13 @@ class UnsafePath(Exception):
 class ScratchWorktree:
     """A detached worktree of ``good``; ``apply`` brings it to a configuration."""
 
-    def __init__(self, repo: Path, good: str, root: Path, base: Mapping[str, FileState | None]):
+    def __init__(self, repo: Path, good: str, root: Path, base: Mapping[str, FileState | None],
+                 converter: Converter | None = None):
         self.repo = repo
         self.good = good
         self.root = root
         self._current: dict[str, FileState | None] = dict(base)
+        self._converter = converter
 
     def apply(self, states: Mapping[str, FileState | None]) -> int:
         """Bring every path in ``states`` to its state (None = absent). Returns paths written.
@@ -51,6 +57,7 @@ class ScratchWorktree:
         removals = sorted((p for p, s in todo.items() if s is None), reverse=True)
         writes = sorted(p for p, s in todo.items() if s is not None)
         try:
+            files = self._converter.convert(todo) if self._converter else {}
             for path in removals:
                 self._remove(path)
                 self._current[path] = None
@@ -59,8 +66,10 @@ class ScratchWorktree:
             for path in writes:
                 state = todo[path]
                 assert state is not None
-                self._write(path, state)
+                self._write(path, files.get(path, state))
                 self._current[path] = state
+            for path in sorted(files.keys() - todo.keys()):  # attributes changed under it
+                self._write(path, files[path])
         except BaseException:
             self._current.clear()  # unknown: rewrite everything next time
             raise
@@ -69,6 +78,7 @@ class ScratchWorktree:
     def checkout(self, commit: str) -> None:
         """Check out a whole commit (the commit phase), like ``git bisect`` does."""
         git(self.root, "checkout", "--quiet", "--detach", "--force", commit)
+        self._converter = None  # whole commits: git itself wrote every file
         self._current.clear()  # unknown: the next apply rewrites every path it is given
 
     # -- filesystem, relative to root -------------------------------------------------
@@ -148,16 +158,54 @@ def scratch_worktree(
 
     ``base`` is the state of the paths the search will touch, in GOOD. The
     worktree is removed and pruned on exit, also on KeyboardInterrupt and
-    SystemExit (the CLI turns SIGTERM into SystemExit).
+    SystemExit (the CLI turns SIGTERM and SIGHUP into KeyboardInterrupt). An
+    owner record in the state directory names it until then, so that the
+    next run removes it if this process is killed outright; that next run is
+    any run that opens a worktree in the same repository, which first
+    reclaims what dead owners left (:func:`reclaim`).
     """
+    common = find_repo(repo).git_dir
+    state = state_dir(common)
+    reclaim(repo, state)
     parent = Path(tempfile.mkdtemp(prefix="wynot-"))
     root = parent / "worktree"
+    record = write_owner(state, root, parent)
     try:
-        git(repo, "worktree", "add", "--detach", "--quiet", str(root), good)
-        yield ScratchWorktree(repo, good, root, base)
+        git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
+            env={OWNER_ENV: owner_token()})
+        converter = Converter(root, parent / "checkout", common / "objects", good, base)
+        yield ScratchWorktree(repo, good, root, base, converter)
     finally:
-        remove_worktree(repo, root)
-        shutil.rmtree(parent, ignore_errors=True)
+        with signals_deferred():  # a second Ctrl-C must not cut the removal short
+            remove_worktree(repo, root)
+            shutil.rmtree(parent, ignore_errors=True)
+            forget_owner(record)
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends (they are delivered then)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def reclaim(repo: Path, state: Path) -> int:
+    """Remove the worktrees (and kill the processes) of wynot runs that died. Returns how many."""
+    records = dead_owners(state)
+    for record in records:
+        remove_worktree(repo, record.worktree)
+        shutil.rmtree(record.scratch, ignore_errors=True)
+        forget_owner(record)
+    return len(records)
 
 
 def remove_worktree(repo: Path, root: Path) -> None:

@@ -210,8 +210,29 @@ def _module_files(diff: Diff) -> dict[str, list[int]]:
                 modules.setdefault(".".join(parts[start:]), []).append(fd.index)
     return modules
 
+# CONSTRUCTION_ERRORS as searches that take time linear in the output: a
+# signature pattern's leading ``([\w.<>]+)`` retried at every position of a
+# long word is quadratic (40 KB of one word: 37 s), and one character of it
+# is enough to match. Plain words are found with ``in``, far faster than a
+# regular expression tried at every position.
+_WORDS, _, _REST = CONSTRUCTION_ERRORS.pattern.partition(")|")
+_PLAIN = tuple(_WORDS[1:].split("|")) if _WORDS.startswith("(") and _REST else ()
+if not _PLAIN or any(re.escape(w).replace("\\ ", " ") != w for w in _PLAIN):
+    _PLAIN, _REST = (), CONSTRUCTION_ERRORS.pattern
+# Every signature pattern names a call: output without "()" cannot match them.
+_NEEDS_CALL = "()" if all(r"\(\)" in p for p in SIGNATURE_PATTERNS) else ""
+_CONSTRUCTION_ERRORS_LINEAR = re.compile(re.sub(r"(^|\|)\(\[\\w\.<>\]\+\)", r"\1[\\w.<>]",
+                                                _REST))
+
+
 def is_construction_failure(output: str, extra_patterns: Sequence[str] = ()) -> bool:
-    """Does the output look like a build, link or import error?"""
-    if CONSTRUCTION_ERRORS.search(output):
+    """Does the output look like a build, link or import error?
+
+    Linear in the length of ``output`` for the built-in patterns (the
+    ``extra_patterns`` are the user's own).
+    """
+    if any(word in output for word in _PLAIN):
+        return True
+    if (not _PLAIN or _NEEDS_CALL in output) and _CONSTRUCTION_ERRORS_LINEAR.search(output):
         return True
     return any(re.search(p, output) for p in extra_patterns)

@@ -52,10 +52,15 @@ def status_of(result: Result | None, *, partial: bool = False) -> str:
     """found: a verified, minimal answer (or an exact first bad commit with no hunk
     phase); suspect: something narrower than GOOD..BAD is known to fail but is not
     proven minimal (a budget, an interrupted run, skipped commits);
-    inconclusive: nothing narrower than GOOD..BAD."""
+    inconclusive: nothing narrower than GOOD..BAD; flaky: the flake-aware
+    search found that the failure does not reproduce (no culprit)."""
     if result is None:
         return INCONCLUSIVE
     phase = result.commit_phase
+    if phase is not None and phase.no_culprit:
+        return FLAKY
+    if phase is not None and phase.culprit is not None and not phase.culprit.decided:
+        partial = True  # the finder stopped below the confidence asked for
     narrowed = phase is not None and len(phase.chain) - 2 > 0 and (
         phase.bisection.first_bad - phase.bisection.last_good < len(phase.chain) - 1)
     if result.diff is not None:

@@ -51,7 +51,7 @@ def failure_json(info: ReportInfo, good: str, bad: str) -> dict[str, Any]:
 def culprit_commit(result: Result) -> dict[str, Any] | None:
     """The first bad commit, when the commit phase found one."""
     phase = result.commit_phase
-    if phase is None or not phase.bisection.exact:
+    if phase is None or not phase.bisection.exact or phase.no_culprit:
         return None
     info = phase.commits.get(phase.first_bad)
     return _commit(info) if info is not None else {"sha": phase.first_bad}

@@ -12,6 +12,7 @@ import re
 
 from wynot.changes import Change
 from wynot.render.info import (
+    FLAKY,
     FOUND,
     INCONCLUSIVE,
     SUSPECT,
@@ -27,7 +28,8 @@ from wynot.result import CAUSE, Result
 LIMIT = 60_000  # bytes, with room below GitHub's 65,536 characters
 HUNK_LIMIT = 6_000  # bytes of one change's diff before it is cut
 HEADLINES = {FOUND: "found", SUSPECT: "suspect (not proven minimal)",
-             INCONCLUSIVE: "inconclusive"}
+             INCONCLUSIVE: "inconclusive", FLAKY: "flaky (no culprit: the failure does not "
+             "reproduce)"}
 
 
 def render_markdown(result: Result | None, info: ReportInfo, *, limit: int = LIMIT) -> str:
@@ -55,7 +57,7 @@ def _head(result: Result | None, info: ReportInfo) -> list[str]:
     if result is None:
         return lines
     phase = result.commit_phase
-    if phase is not None:
+    if phase is not None and not phase.no_culprit:
         if phase.bisection.exact:
             commit = phase.commits.get(phase.first_bad)
             what = (f"`{commit.short}` {_inline(commit.subject)} ({_inline(commit.author)}, "

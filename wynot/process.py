@@ -1,0 +1,289 @@
+"""One command in a process group of its own: output bounded, nothing left running.
+
+:func:`run_command` starts a command with its stdout and stderr on a pipe,
+copies what it prints into a :class:`BoundedOutput` (head and tail, in time
+linear in the size), and whatever ends it (its exit, the timeout, an
+interrupt of wynot) kills its whole process group before returning, so
+``sleep 999 &`` in a test does not outlive the test. If wynot dies outright
+(SIGKILL), a small guard process kills the group of the command then running.
+Every command carries wynot's owner token in ``WYNOT_OWNER``
+(:mod:`wynot.state`), by which a later run finds what a killed one left.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+from wynot.state import OWNER_ENV, owner_token
+
+KILL_GRACE_SECONDS = 2.0
+DRAIN_SECONDS = 1.0  # reading what a killed group left in the pipe
+OUTPUT_HEAD = 512 * 1024  # bytes of a test's output kept from its start ...
+OUTPUT_TAIL = 512 * 1024  # ... and from its end
+_CHUNK = 1 << 20
+_POLL = 0.05  # seconds between checks for the command's exit without a pidfd
+
+
+class BoundedOutput:
+    """A sink that keeps the head and the tail of a stream, in time linear in its size.
+
+    The head goes to ``handle`` as it arrives (so a long test's output can be
+    watched); the tail is held in memory and written by :meth:`finish`, after
+    a line that says how many bytes were left out and how many came in all.
+    """
+
+    def __init__(self, handle: BinaryIO, head: int = OUTPUT_HEAD, tail: int = OUTPUT_TAIL):
+        self._handle = handle
+        self._head_limit = head
+        self._tail_limit = tail
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._finished = False
+        self.total = 0
+
+    def write(self, data: bytes) -> None:
+        if self._finished:
+            return
+        self.total += len(data)
+        room = self._head_limit - len(self._head)
+        if room > 0:
+            part = data[:room]
+            self._head += part
+            self._handle.write(part)
+            self._handle.flush()
+            data = data[room:]
+        if data:
+            self._tail += data
+            if len(self._tail) > 2 * self._tail_limit:  # amortised: trim rarely
+                del self._tail[:-self._tail_limit]
+
+    def _omitted_note(self) -> bytes:
+        if len(self._tail) > self._tail_limit:
+            del self._tail[:len(self._tail) - self._tail_limit]
+        omitted = self.total - len(self._head) - len(self._tail)
+        if omitted <= 0:
+            return b""
+        return (f"\n[wynot: {omitted} bytes of output left out here; "
+                f"{self.total} bytes in all]\n").encode()
+
+    def finish(self) -> None:
+        """Write the tail (and the note of what was left out) after the head."""
+        if not self._finished:
+            self._finished = True
+            self._handle.write(self._omitted_note() + bytes(self._tail))
+            self._handle.flush()
+
+    def kept(self) -> bytes:
+        """What the output file holds."""
+        return bytes(self._head) + self._omitted_note() + bytes(self._tail)
+
+
+def run_command(
+    argv: Sequence[str], cwd: Path, env: dict[str, str], log: BoundedOutput,
+    timeout: float | None
+) -> tuple[int | None, bool]:
+    """Run one command in its own process group. Returns (exit code, timed out).
+
+    A command that cannot be started gives 127 (not found) or 126 (not
+    executable), as a shell would. Whatever ends the command (its own exit,
+    the timeout, an interrupt of wynot), its process group is killed before
+    this returns; if wynot dies first, the guard process kills the group.
+    """
+    env = {**env, OWNER_ENV: owner_token()}
+    read_fd, write_fd = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+            stdout=write_fd, stderr=write_fd, start_new_session=True,
+        )
+    except FileNotFoundError:
+        _note(log, f"wynot: {argv[0]}: command not found\n")
+        return 127, False
+    except PermissionError:
+        _note(log, f"wynot: {argv[0]}: permission denied\n")
+        return 126, False
+    finally:
+        os.close(write_fd)
+    _GUARD.send(f"+{proc.pid}\n")
+    deadline = None if timeout is None else time.monotonic() + timeout
+    timed_out = False
+    try:
+        timed_out = not _pump(proc, read_fd, log, deadline)
+        if timed_out:
+            _note(log, f"\nwynot: timed out after {timeout:.1f}s; killing process group\n")
+    finally:
+        kill_group(proc)  # the test's background processes end with it
+        _GUARD.send(f"-{proc.pid}\n")
+        _drain(read_fd, log)
+        os.close(read_fd)
+    return (None if timed_out else proc.returncode), timed_out
+
+
+def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
+          deadline: float | None) -> bool:
+    """Copy output to ``log`` until the command exits (True) or the deadline passes (False).
+
+    The command is left unreaped (a zombie holds its process group id, so the
+    group can be killed without hitting a recycled id).
+    """
+    with _exit_watch(proc) as exit_fd:
+        open_fds = [fd]
+        while True:
+            wait = _POLL if deadline is None else min(_POLL, deadline - time.monotonic())
+            if wait <= 0:
+                return False
+            watched = open_fds + ([exit_fd] if exit_fd is not None else [])
+            ready, _, _ = select.select(watched, [], [], wait)
+            if fd in ready:
+                data = os.read(fd, _CHUNK)
+                if data:
+                    log.write(data)
+                else:
+                    open_fds = []
+            if _exited(proc):
+                return True
+            if not open_fds and exit_fd is None:
+                time.sleep(_POLL / 10)
+
+
+@contextlib.contextmanager
+def _exit_watch(proc: subprocess.Popen[bytes]) -> Iterator[int | None]:
+    """A descriptor that becomes readable when ``proc`` exits (Linux pidfd), else None."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        yield None
+        return
+    try:
+        yield pidfd
+    finally:
+        os.close(pidfd)
+
+
+def _exited(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether ``proc`` has exited, without reaping it."""
+    if proc.returncode is not None:
+        return True
+    try:
+        info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True
+    return info is not None
+
+
+def _drain(fd: int, log: BoundedOutput) -> None:
+    """Read what is left in the pipe, for at most :data:`DRAIN_SECONDS`.
+
+    A process that left the group (setsid) may still hold the pipe: it is
+    not waited for.
+    """
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while (left := deadline - time.monotonic()) > 0:
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            return
+        data = os.read(fd, _CHUNK)
+        if not data:
+            return
+        log.write(data)
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the whole process group of ``proc`` and reap ``proc``.
+
+    A command still running gets SIGTERM first and :data:`KILL_GRACE_SECONDS`
+    to end; then the group gets SIGKILL, which also ends processes a finished
+    command left behind (``sleep 999 &``). ``proc`` is reaped last, so its
+    process group id cannot have been recycled when the group is signalled.
+    """
+    if not _exited(proc):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + KILL_GRACE_SECONDS
+        while not _exited(proc) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+class _Guard:
+    """A small process that kills the registered process groups when wynot dies.
+
+    It reads ``+PGID`` and ``-PGID`` lines on a pipe from wynot. When the pipe
+    closes, because wynot exited or was killed (even by SIGKILL), it sends
+    SIGKILL to every group still registered, and exits. It runs in a session
+    of its own, so a Ctrl-C or a closed terminal reaches wynot, not it.
+    """
+
+    CODE = (
+        "import os, signal, sys\n"
+        "groups = set()\n"
+        "for line in sys.stdin.buffer:\n"
+        "    pid = int(line[1:])\n"
+        "    groups.add(pid) if line[:1] == b'+' else groups.discard(pid)\n"
+        "for pid in groups:\n"
+        "    try:\n"
+        "        os.killpg(pid, signal.SIGKILL)\n"
+        "    except OSError:\n"
+        "        pass\n"
+    )
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._pid = 0
+
+    def _start(self) -> subprocess.Popen[bytes] | None:
+        if self._proc is not None and self._pid == os.getpid():
+            return self._proc
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-S", "-c", self.CODE], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True, env={OWNER_ENV: owner_token()},
+            )
+        except OSError:
+            return None
+        self._pid = os.getpid()
+        return self._proc
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            proc = self._start()
+            if proc is None or proc.stdin is None:
+                return
+            with contextlib.suppress(OSError):
+                proc.stdin.write(line.encode())
+                proc.stdin.flush()
+
+    def close(self) -> None:
+        """End the guard (at wynot's exit): nothing is registered any more."""
+        with self._lock:
+            if self._proc is None or self._pid != os.getpid():
+                return
+            if self._proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self._proc.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=5)
+            self._proc = None
+
+
+_GUARD = _Guard()
+atexit.register(_GUARD.close)
+
+
+def _note(log: BoundedOutput, text: str) -> None:
+    log.write(text.encode())
