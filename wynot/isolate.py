@@ -18,7 +18,7 @@ from pathlib import Path
 
 from wynot import __version__
 from wynot.analyse import Analysis, Options, analyse, describe
-from wynot.analysis.depends import Dependencies
+from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis_store import AnalysisStore
@@ -31,14 +31,13 @@ from wynot.export import export_patch
 from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
+from wynot.label import label, smallest_failing_superset, standalone
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.patch import tree_states
 from wynot.premise import require
 from wynot.result import (
     CACHED,
-    CAUSE,
-    CONTEXT,
     RAN,
     CommitInfo,
     CommitPhase,
@@ -205,8 +204,9 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         resolver = None
         if request.resolve:
             files = {c.id: c.file for c in diff.changes}
+            declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
             resolver = Resolver(analysis.symbols, request.resolve_patterns, analysis.scopes,
-                                files)
+                                files, diff=diff, declared=declared)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
@@ -218,13 +218,14 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         chosen, minimal = _search(tester, plan, oracle, stop, keep)
         found = chosen
         try:
-            chosen = _standalone(tester, plan, oracle, chosen, stop, keep)
+            chosen = standalone(tester, plan, oracle, chosen, stop, keep)
         except SearchStopped:
-            chosen, minimal = _smallest_failing_superset(tester, chosen) or chosen, False
+            chosen, minimal = smallest_failing_superset(tester, chosen) or chosen, False
         roles: dict[int, str] = {}
-        if minimal:  # labelling costs a test per change: not once the budget is spent
+        if minimal:  # labelling costs tests: not once the budget is spent
             try:
-                chosen, roles = _label(tester, chosen, stop, oracle.deps, found)
+                labelled = label(tester, chosen, stop, oracle.deps, found, plan.units)
+                chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "
                                 f"{len(stopped.best)} changes")
@@ -275,129 +276,3 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
             "UNRESOLVED (does the test exit 125 or the build fail for most of them? "
             "see the run log)")
     return frozenset(found), True
-
-
-def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozenset[int],
-                stop: Callable[[], bool], keep_passing: bool) -> frozenset[int]:
-    """Grow dd+'s answer until it fails on its own, measured by a real run.
-
-    dd+'s answer is relative to the changes it kept applied, and with the
-    failure-resolution loop an answer may stand for the enlarged configuration
-    that was really tested. Either way some configuration that contains the
-    answer was seen to FAIL (at worst BAD itself). An answer that the known
-    dependencies say cannot build is not run: its closure is tried instead,
-    through the oracle (so a build error there is resolved too). Then the
-    context the answer needs is searched inside the smallest failing
-    configuration that contains it, with the answer applied: dd+ over a
-    handful of changes rather than over all the others. Raises SearchStopped
-    when the budget runs out.
-    """
-    while True:
-        closed = oracle.deps.closure(chosen)
-        if closed == chosen or tester.has_run(chosen):  # else it cannot build: skip it
-            if stop() and not tester.has_run(chosen):
-                raise SearchStopped(chosen, tester.runs("search"))
-            if tester.run(chosen, "search").outcome is Outcome.FAIL:
-                return chosen
-        if closed != chosen and not tester.has_run(closed) and not stop():
-            oracle(closed)
-        around = _smallest_failing_superset(tester, chosen) or frozenset(plan.order)
-        rest = [c for c in plan.order if c in around and c not in chosen]
-        tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
-                        f"the {len(rest)} others of the smallest failing configuration "
-                        f"that contains them")
-        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
-                                  keep_passing=keep_passing)
-
-
-def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
-    """The smallest configuration containing ``ids`` that really ran and FAILED."""
-    failing = [r.ids for r in tester.records
-               if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit
-               and ids < r.ids]
-    return min(failing, key=len, default=None)
-
-
-def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
-    """The oracle for configurations that always include ``applied``."""
-    return lambda config: oracle(applied | config)
-
-
-def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
-           deps: Dependencies, found: frozenset[int]) -> tuple[frozenset[int], dict[int, str]]:
-    """Test the answer without each of its changes, for real.
-
-    Removing a cause makes the test PASS; removing context the cause needs
-    makes it UNRESOLVED. A change whose removal still FAILS is not needed and
-    is dropped, which makes the answer 1-minimal. A drop makes the labels
-    given before it stale, not those after it: the sweep goes on, and another
-    sweep labels again only what the last drop left stale.
-
-    Changes that need each other (a function reshaped and its calls
-    rewritten) survive any single removal, so first each pair and each larger
-    cycle of ``deps`` within the answer is removed as a whole, once, by a
-    real run (whatever the dependencies predict): if the rest still fails,
-    they were not needed. Ties do not count: a new local's binding builds
-    without its readers, so a single removal can drop it.
-
-    A change the dependencies pulled in from afar (needed only by other
-    context, not by ``found``, dd+'s own answer) is the likeliest to be
-    unneeded: a dropped import needs every rewritten user of it, called or
-    not. So before anything else, when there are several, they are all
-    removed at once, by one real run; and both sweeps then go farthest first
-    from ``found``, so that a drop leaves fewer labels stale. Raises
-    SearchStopped (with the answer so far, which fails) when the budget runs
-    out.
-    """
-    needs = deps.needs_only()
-    distance = _distances(needs, found)
-    far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
-    if len(far) > 1 and far < chosen and _run_label(
-            tester, chosen - far, stop, chosen) is Outcome.FAIL:
-        chosen -= far
-    groups = _cycles(needs, sorted(chosen))
-    for group in sorted(groups, key=lambda g: -min(distance.get(c, 0) for c in g)):
-        if group < chosen and _run_label(tester, chosen - group, stop, chosen) is Outcome.FAIL:
-            chosen -= group
-    roles: dict[int, str] = {}
-    while len(roles) < len(chosen):
-        for change in sorted(chosen - roles.keys(), key=lambda c: (-distance.get(c, 0), c)):
-            rest = chosen - {change}
-            outcome = _run_label(tester, rest, stop, chosen)
-            if outcome is Outcome.FAIL and rest:
-                chosen, roles = rest, {}
-                continue
-            roles[change] = CAUSE if outcome is Outcome.PASS else CONTEXT
-    return chosen, roles
-
-
-def _run_label(tester: Tester, config: frozenset[int], stop: Callable[[], bool],
-               answer: frozenset[int]) -> Outcome:
-    """One label test; SearchStopped (carrying ``answer``) once the budget is spent."""
-    if stop() and not tester.has_run(config):
-        raise SearchStopped(answer, tester.runs("label"))
-    return tester.run(config, "label").outcome
-
-
-def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
-    """How many dependency steps lead from dd+'s answer to each change it needs."""
-    distance = dict.fromkeys(found, 0)
-    frontier = sorted(found)
-    while frontier:
-        reached = []
-        for change in frontier:
-            for needed in sorted(deps.needs.get(change, ())):
-                if needed not in distance:
-                    distance[needed] = distance[change] + 1
-                    reached.append(needed)
-        frontier = reached
-    return distance
-
-
-def _cycles(deps: Dependencies, changes: list[int]) -> list[frozenset[int]]:
-    """Sets of ``changes`` that need each other: pairs, then larger cycles, smallest first."""
-    inside = set(changes)
-    pairs = {frozenset((a, b)) for a in changes for b in deps.needs.get(a, ())
-             if b in inside and a in deps.needs.get(b, ())}
-    larger = {frozenset(group) for group in deps.components(changes) if len(group) > 2}
-    return sorted(pairs | larger, key=lambda group: (len(group), sorted(group)))

@@ -5,11 +5,14 @@ For a configuration it
 1. predicts UNRESOLVED without running anything when the configuration is
    not closed under the known dependencies (paper, section 6);
 2. otherwise runs the test (through :class:`~wynot.tester.Tester`);
-3. when that run did not build, runs the failure-resolution loop: adds the
-   changes that the errors point to, learns the dependency, and retries
-   until it builds or nothing is left to add (paper, section 8). The answer
-   is then the outcome of the enlarged configuration, as in the paper; the
-   pipeline later checks that the final answer fails on its own.
+3. when that run did not build, runs the failure-resolution loop (paper,
+   section 8): adds the few changes that the errors point to and retries.
+   A repair that does not remove the errors it targeted ends the loop, and
+   the configuration is UNRESOLVED: a configuration never grows on a guess.
+   The dependencies a repair reveals are learned only once the enlarged
+   configuration builds. The answer is then the outcome of the enlarged
+   configuration, as in the paper; the pipeline later checks that the final
+   answer fails on its own.
 """
 
 from __future__ import annotations
@@ -54,17 +57,27 @@ class SearchOracle:
         return is_construction_failure(record.output_text(), self.resolve_patterns)
 
     def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
-        """Grow a configuration that did not build until it does, or give up."""
+        """Grow a configuration that did not build until it does, or give up.
+
+        Each round repairs what the last run reported; when a run still
+        reports a diagnostic an earlier round targeted, the repair did not
+        help and the loop stops there (UNRESOLVED).
+        """
         assert self.resolver is not None
         enlarged = config
+        targeted: set[object] = set()
+        learned: list[tuple[int, int]] = []
         for _ in range(MAX_RESOLUTION_ROUNDS):
             if not self.did_not_build(record):
+                for a, b in learned:
+                    self.learned += self.deps.add(a, b)
                 return record
             resolution = self.resolver.resolve(record.output_text(), enlarged)
-            for a, b in resolution.learned:
-                self.learned += self.deps.add(a, b)
-            if not resolution.add:
+            if not resolution.add or not targeted.isdisjoint(
+                    d for d in self.resolver.diagnostics(record.output_text()) if d.name):
                 break
+            targeted.update(resolution.targets)
+            learned.extend(resolution.learned)
             enlarged = self.deps.closure(enlarged | resolution.add)
             self.tester.progress(
                 f"resolving: {', '.join(resolution.names[:4])} -> "

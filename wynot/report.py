@@ -11,7 +11,16 @@ import click
 
 from wynot.changes import Change, ChangeKind, FileDiff
 from wynot.outcome import Outcome
-from wynot.result import CACHED, CAUSE, CONFLICT, PREDICTED, CommitInfo, CommitPhase, Result
+from wynot.result import (
+    CACHED,
+    CAUSE,
+    CONFLICT,
+    INSEPARABLE,
+    PREDICTED,
+    CommitInfo,
+    CommitPhase,
+    Result,
+)
 
 JSON_SCHEMA_VERSION = 2  # docs/schema/report-v2.json
 PHASES = ("premise", "commits", "search", "label", "verify", "revert")
@@ -71,12 +80,23 @@ def _verdict(result: Result) -> str:
     count = len(result.changes)
     noun = "change" if count == 1 else "changes"
     they = "it fails" if count == 1 else "they fail"
+    if result.verified and result.minimal and not separable(result):
+        return (f"{count} failure-inducing {noun}, verified: applied alone to GOOD, {they}; "
+                "the cause could not be separated from its context: without any one of "
+                f"{'it' if count == 1 else 'them'} the test cannot run")
     if result.verified and result.minimal:
         return f"{count} failure-inducing {noun}, verified: applied alone to GOOD, {they}"
     if result.verified:
         return (f"{count} {noun} that make GOOD fail (NOT minimal: the search was "
                 "stopped before it finished)")
     return f"{count} {noun} (not verified)"
+
+
+def separable(result: Result) -> bool | None:
+    """Whether labelling told the cause apart from its context (None: not labelled)."""
+    if not result.roles:
+        return None
+    return INSEPARABLE not in result.roles.values()
 
 
 def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
@@ -121,6 +141,8 @@ def _role_line(result: Result, change: Change) -> str:
     role = result.roles.get(change.id)
     if role == CAUSE:
         what = "cause: without it the test passes"
+    elif role == INSEPARABLE:
+        what = "cause and context at once: without it the test cannot run"
     elif role is not None:
         what = "context: without it the test cannot run (needed to build)"
     else:
@@ -155,6 +177,7 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
         "exit_code": exit_code,
         "minimal": result.minimal,
         "verified": result.verified,
+        "separable": separable(result),
         "total_changes": len(result.diff.changes) if result.diff is not None else None,
         "changes": [_change_json(c, result) for c in result.changes],
         "tests": [

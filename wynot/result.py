@@ -17,6 +17,9 @@ from wynot.outcome import Outcome
 
 RAN, CACHED, PREDICTED, CONFLICT = "run", "cache", "predicted", "conflict"
 CAUSE, CONTEXT = "cause", "context"
+# Every change of the answer is needed to build, and none alone makes the test
+# pass: the cause cannot be told apart from the context it needs.
+INSEPARABLE = "inseparable"
 
 
 @dataclass(frozen=True, slots=True)

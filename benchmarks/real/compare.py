@@ -18,7 +18,7 @@ all count), unresolved (of those), wall time, answer size, cause (the answer
 contains the ground truth's behaviour-change hunks), =gt (the answer is exactly
 the ground truth), alone (wynot's --patch applied with git apply to a fresh
 worktree of GOOD makes the test exit 1), 1-min labels (every change of the answer
-is labelled cause or context by wynot), 1-min check (removing any one change from
+is labelled cause, context or inseparable by wynot), 1-min check (removing any one change from
 the answer, the test does not exit 1 — run here), bound (4*ceil(log2 hunks)).
 """
 
@@ -123,7 +123,7 @@ def measure(case: dict, repo: Path, mode: str, args, wynot: list[str], workdir: 
         equals_gt=set(answer) == gt,
         verified=rep.get("verified"),
         minimal=rep.get("minimal"),
-        one_minimal_labels=bool(answer) and all(r in ("cause", "context")
+        one_minimal_labels=bool(answer) and all(r in ("cause", "context", "inseparable")
                                                 for r in roles.values()),
         summary=rep.get("summary"),
     )

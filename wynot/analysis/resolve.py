@@ -1,12 +1,17 @@
 """The failure-resolution loop (WYNOT paper, section 8).
 
-When a configuration does not build, its error output usually names what is
-missing: ``NameError: name 'parse_header' is not defined``, ``undefined
-reference to `frob'``. :class:`Resolver` reads those identifiers and proposes
-the changes, not yet applied, that define them (or, failing that, mention
-them), so the configuration can be retried. It also says which applied
-changes mentioned the identifier, so the dependency can be learned for the
-rest of the search. Pure: the caller runs the tests.
+When a configuration does not build, its error output says what is missing
+and where: ``NameError: name 'parse_header' is not defined`` after a
+traceback, ``x.c:12:5: error: 'offset' undeclared``, ``undefined reference to
+`frob'``. :class:`Resolver` reads those diagnostics
+(:mod:`wynot.analysis.diagnostics`) and proposes the few changes, not yet
+applied, that can repair each: the hunk that rewrites the line the error is
+on, else the change that defines (or declares) exactly that name where the
+message qualifies it, else the changes bound to it in a narrower way (the old
+users of a name an applied change removed, the hunks of the same function). A
+name defined or mentioned in many places points nowhere. It also says which
+applied changes the error came from, so that the dependency can be learned.
+Pure: the caller runs the tests.
 """
 
 from __future__ import annotations
@@ -15,29 +20,15 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from wynot.analysis.declarations import Declared
 from wynot.analysis.depends import MAX_USERS
+from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics
+from wynot.analysis.names import MAX_REPAIR, NameIndex
+from wynot.analysis.places import Place, place
 from wynot.analysis.symbols import Symbols
+from wynot.changes import Diff
 
-_Q = "['‘’`\"]"  # quotes: ASCII, and gcc's typographic ones in UTF-8 locales
-DEFAULT_PATTERNS: tuple[str, ...] = (
-    # Python
-    r"NameError: name '(\w+)' is not defined",
-    r"ImportError: cannot import name '(\w+)'",
-    r"ModuleNotFoundError: No module named '(?:[\w.]*\.)?(\w+)'",
-    r"AttributeError: module '[\w.]+' has no attribute '(\w+)'",
-    r"AttributeError: (?:type object )?'\w+' (?:object )?has no attribute '(\w+)'",
-    r"UnboundLocalError: .*?'(\w+)'",
-    # gcc and clang
-    rf"{_Q}(\w+){_Q} undeclared",
-    rf"implicit declaration of function {_Q}(\w+){_Q}",
-    rf"undefined reference to {_Q}(\w+){_Q}",
-    rf"unknown type name {_Q}(\w+){_Q}",
-    rf"use of undeclared identifier {_Q}(\w+){_Q}",
-    rf"too (?:few|many) arguments to function {_Q}(?:[\w\s*]*?\b)?(\w+)",
-    rf"conflicting types for {_Q}(\w+){_Q}",
-    rf"has no member named {_Q}(\w+){_Q}",
-    rf"no member named {_Q}(\w+){_Q}",
-)
+MAX_ROUND = 8  # changes one round of repairs may add, beyond the first diagnostic's
 # Python calls that no longer fit a changed signature: (function, parameter).
 SIGNATURE_PATTERNS: tuple[str, ...] = (
     r"([\w.<>]+)\(\) got an unexpected keyword argument '(\w+)'",
@@ -50,66 +41,61 @@ CONSTRUCTION_ERRORS = re.compile("|".join((
     r"IndentationError|error: |undefined reference|fatal error|ld returned)",
     *SIGNATURE_PATTERNS,
 )))
-MAX_MENTIONERS = 10
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """What to add, and the dependencies it reveals (applied change -> added change)."""
+    """What to add, and the dependencies it reveals (applied change -> added change).
+
+    ``names`` label the repairs for the progress line; ``targets`` are the
+    diagnostics repaired, so that the caller can tell whether a repair helped.
+    """
 
     add: frozenset[int]
     learned: tuple[tuple[int, int], ...]
     names: tuple[str, ...]
+    targets: frozenset[Diagnostic] = frozenset()
 
 
 class Resolver:
-    """Maps build errors to the changes that could repair them.
+    """Maps build errors to the few changes that can repair them.
 
-    ``scopes`` (change id -> enclosing function, as grouping sees it) lets a
-    blamed local name (``globs``) be repaired by the hunks of the same
-    function rather than by every hunk that happens to use the word.
-    ``files`` (change id -> file) lets a name whose import an applied change
-    dropped be repaired by the changes to its users in that file.
+    ``diff`` lets a diagnostic's location (a line of the tested
+    configuration) be mapped back to the hunk there; ``declared`` (change id
+    -> (declared, undeclared) (scope, name) pairs, from
+    :func:`~wynot.analysis.declarations.hunk_declarations`) lets a C or C++
+    ``undeclared`` find its declaration. ``scopes`` (change id -> enclosing
+    function, as grouping sees it) lets a blamed local name be repaired by
+    the hunks of the same function. ``files`` (change id -> file) lets a name
+    be looked for in the file or module the message names.
     """
 
     def __init__(self, symbols: Mapping[int, Symbols], extra_patterns: Sequence[str] = (),
                  scopes: Mapping[int, str] | None = None,
-                 files: Mapping[int, int] | None = None):
-        self.patterns = [re.compile(p) for p in (*extra_patterns, *DEFAULT_PATTERNS)]
+                 files: Mapping[int, int] | None = None, *, diff: Diff | None = None,
+                 declared: Mapping[int, tuple[Declared, Declared]] | None = None):
+        self.patterns = [re.compile(p) for p in extra_patterns]
         self._signature_patterns = [re.compile(p) for p in SIGNATURE_PATTERNS]
-        self._signers: dict[tuple[str, str], list[int]] = {}
-        self._definers: dict[str, list[int]] = {}
-        self._removers: dict[str, list[int]] = {}
-        self._unimporters: dict[str, list[int]] = {}
-        self._old_users: dict[str, list[int]] = {}
-        self._mentioners: dict[str, list[int]] = {}
-        for cid in sorted(symbols):
-            sym = symbols[cid]
-            for name in sym.defined | sym.imported:
-                self._definers.setdefault(name, []).append(cid)
-            for name in sym.undefined:
-                self._removers.setdefault(name, []).append(cid)
-            for name in sym.unimported:
-                self._unimporters.setdefault(name, []).append(cid)
-            for name in (sym.old if sym.code else ()):
-                self._old_users.setdefault(name, []).append(cid)
-            for name in sym.mentioned:
-                self._mentioners.setdefault(name, []).append(cid)
-            for pair in sym.signature_pairs:
-                self._signers.setdefault(pair, []).append(cid)
+        self._diff = diff
+        self._files = dict(files or ({c.id: c.file for c in diff.changes} if diff else {}))
+        self._index = NameIndex(symbols, declared or {})
         self._scopes = {cid: scope for cid, scope in (scopes or {}).items() if scope}
-        self._files = files or {}
+        self._modules = _module_files(diff) if diff is not None else {}
+
+    def diagnostics(self, output: str) -> list[Diagnostic]:
+        """What the output reports: the built-in readers, then the user's patterns."""
+        found = parse_diagnostics(output)
+        for line in output.splitlines() if self.patterns else ():
+            for match in (m for p in self.patterns for m in p.finditer(line[:4096])):
+                name = next((g for g in match.groups() if g), None)
+                extra = Diagnostic(name, "undefined") if name else None
+                if extra is not None and extra not in found:
+                    found.append(extra)
+        return found
 
     def names(self, output: str) -> list[str]:
         """Identifiers the error output blames, in order of appearance."""
-        found: list[str] = []
-        for line in output.splitlines():
-            for pattern in self.patterns:
-                for match in pattern.finditer(line):
-                    name = next((g for g in match.groups() if g), None)
-                    if name and name not in found:
-                        found.append(name)
-        return found
+        return list(dict.fromkeys(d.name for d in self.diagnostics(output) if d.name))
 
     def signature_pairs(self, output: str) -> list[tuple[str, str]]:
         """(function, parameter) pairs of calls that do not fit a signature.
@@ -126,57 +112,103 @@ class Resolver:
         return found
 
     def resolve(self, output: str, applied: Iterable[int]) -> Resolution:
-        """Changes outside ``applied`` that could repair the blamed names.
+        """Changes outside ``applied`` that can repair what the output reports.
 
-        For each name: the changes that newly define it or import it; when an
-        applied change removed its definition, every change to a line that used
-        it (the importers of a removed name); when an applied change dropped
-        its import, the changes to the lines of that file that used it; and the
-        changes that mention it, those in the function of an applied change
-        that mentions it first (a local variable), else all of them when they
-        are few (the importer of a moved function is repaired by the change to
-        the importer). For a call that does not fit a signature: the changes to
+        Each diagnostic is repaired by at most :data:`MAX_REPAIR` changes
+        (:meth:`_repair` says which); one that points at more is no target.
+        Diagnostics are repaired in the order reported, the first one always,
+        the next ones while the round adds at most :data:`MAX_ROUND` changes.
+        A call that does not fit a signature is repaired by the changes to
         that function's parameter or to the calls that pass it.
         """
         applied = frozenset(applied)
-        names = self.names(output)
         add: set[int] = set()
         learned: list[tuple[int, int]] = []
-        pairs = self.signature_pairs(output)
-        for pair in pairs:
-            signers = self._signers.get(pair, ())
-            fixes = [c for c in signers if c not in applied]
-            if len(fixes) > MAX_USERS:
+        labels: list[str] = []
+        targets: set[Diagnostic] = set()
+        repaired: set[str] = set()  # functions whose calls the signature rule repaired
+        for pair in self.signature_pairs(output):
+            signers = self._index.signers.get(pair, ())
+            signed = [c for c in signers if c not in applied]
+            if 0 < len(signed) <= MAX_USERS:  # every call that passes it: the closure
+                add.update(signed)
+                learned.extend((u, c) for u in signers if u in applied for c in signed)
+                labels.append(f"{pair[0]}({pair[1]}=)")
+                repaired.add(pair[0])
+        for diagnostic in self.diagnostics(output):
+            if diagnostic.kind == "signature" and diagnostic.name.rsplit(".")[-1] in repaired:
                 continue
-            add.update(fixes)
-            learned.extend((user, c) for user in signers if user in applied for c in fixes)
-        for name in names:
-            definers = [c for c in self._definers.get(name, ()) if c not in applied]
-            add.update(definers)
-            if any(c in applied for c in self._removers.get(name, ())):
-                old_users = [c for c in self._old_users.get(name, ()) if c not in applied]
-                if len(old_users) <= MAX_USERS:
-                    add.update(old_users)
-            unimporters = [c for c in self._unimporters.get(name, ()) if c in applied]
-            if unimporters and self._files:
-                where = {self._files[c] for c in unimporters}
-                local = [c for c in self._old_users.get(name, ())
-                         if c not in applied and self._files[c] in where]
-                add.update(local)
-                learned.extend((u, c) for u in unimporters for c in local
-                               if self._files[u] == self._files[c])
-            mentioners = [c for c in self._mentioners.get(name, ()) if c not in applied]
-            users = [c for c in self._mentioners.get(name, ()) if c in applied]
-            user_scopes = {self._scopes[c] for c in users if c in self._scopes}
-            near = [c for c in mentioners if self._scopes.get(c) in user_scopes]
-            if near:
-                add.update(near)
-            elif len(mentioners) <= MAX_MENTIONERS:
-                add.update(mentioners)
-            learned.extend((user, c) for user in users for c in (*definers, *near))
-        labels = [f"{function}({parameter}=)" for function, parameter in pairs]
-        return Resolution(frozenset(add), tuple(learned), (*names, *labels))
+            fixes, users = self._repair(diagnostic, applied)
+            if fixes and (not add or len(add | fixes) <= MAX_ROUND):
+                add.update(fixes)
+                learned.extend((u, c) for u in sorted(users) for c in sorted(fixes))
+                labels.append(_label(diagnostic))
+                targets.add(diagnostic)
+        return Resolution(frozenset(add), tuple(dict.fromkeys(learned)), tuple(labels),
+                          frozenset(targets))
 
+    def _repair(self, diagnostic: Diagnostic, applied: frozenset[int]) -> tuple[
+            set[int], set[int]]:
+        """(the changes that repair ``diagnostic``, the applied changes it came from).
+
+        First the place: a GOOD line that an unapplied hunk rewrites is
+        repaired by that hunk (for a call that does not fit its declaration,
+        the compiler's notes name the declaration too). Then the name: see
+        :meth:`~wynot.analysis.names.NameIndex.repair`.
+        """
+        places = self._places(diagnostic, applied)
+        rewrite = {p.change for p in places if p.change is not None and not p.applied}
+        users = {p.change for p in places if p.change is not None and p.applied}
+        if rewrite:
+            return (rewrite, users) if len(rewrite) <= MAX_REPAIR else (set(), users)
+        if not diagnostic.name:
+            return set(), users
+        files = {p.file for p in places}
+        owners = self._owners(diagnostic.qualifier)
+        fixes, found_users = self._index.repair(
+            diagnostic, applied, users, files, owners, self._files, self._scopes)
+        return fixes, users or found_users  # the error's own line, when it is known
+
+    def _places(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
+        """The places of the diagnostic inside the diff: all for a signature
+        (call and declaration), else the innermost one."""
+        if self._diff is None:
+            return []
+        found = []
+        for location in diagnostic.locations:
+            where = place(self._diff, applied, location.path, location.line)
+            if where is not None:
+                found.append(where)
+                if diagnostic.kind != "signature":
+                    break
+        return found
+
+    def _owners(self, qualifier: str) -> set[int]:
+        """Files a dotted module qualifier (``pkg.d008.m03``) names."""
+        return set(self._modules.get(qualifier, ())) if "." in qualifier or (
+            qualifier in self._modules) else set()
+
+
+def _label(diagnostic: Diagnostic) -> str:
+    if diagnostic.name:
+        qualifier = diagnostic.qualifier
+        return f"{diagnostic.name} in {qualifier}" if qualifier else diagnostic.name
+    where = diagnostic.locations[0] if diagnostic.locations else None
+    return f"{where.path.rsplit('/', 1)[-1]}:{where.line}" if where else diagnostic.kind
+
+
+def _module_files(diff: Diff) -> dict[str, list[int]]:
+    """Dotted module names (every suffix of the path: ``a.b.c``, ``b.c``, ``c``) -> files."""
+    modules: dict[str, list[int]] = {}
+    for fd in diff.files:
+        for path in {p for p in (fd.old_path, fd.new_path) if p}:
+            stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+            parts = stem.split("/")
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            for start in range(len(parts)):
+                modules.setdefault(".".join(parts[start:]), []).append(fd.index)
+    return modules
 
 # CONSTRUCTION_ERRORS as searches that take time linear in the output: a
 # signature pattern's leading ``([\w.<>]+)`` retried at every position of a

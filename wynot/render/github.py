@@ -45,6 +45,8 @@ def _why(role: str) -> str:
         return "without it the test passes"
     if role == "context":
         return "the cause needs it to build or run"
+    if role == "inseparable":
+        return "cause and context at once: without it the test cannot run"
     return "applied to GOOD together they make the test fail"
 
 

@@ -1,0 +1,237 @@
+"""Failure resolution: real error texts read as diagnostics, lines of a tested
+configuration mapped back to hunks, and the few changes a diagnostic points at."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from wynot.analysis.declarations import hunk_declarations
+from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
+from wynot.analysis.places import place
+from wynot.analysis.resolve import Resolver
+from wynot.analysis.symbols import change_symbols
+from wynot.changes import Diff
+from wynot.diffread import read_diff
+from wynot.patch import split_lines, tree_states
+
+ERRORS = Path(__file__).parent / "errors"
+PAD = b"".join(b"/* filler %d */\n" % i for i in range(8))
+
+# file -> (name, kind, qualifier, (path suffix, line) of each location)
+EXPECTED = {
+    "gcc_undeclared": [
+        ("height", "undefined", "function area", [("undeclared.c", 5)]),
+        ("z", "member", "struct point", [("undeclared.c", 9)]),
+        ("count_items", "undefined", "function main", [("undeclared.c", 10)])],
+    "gcc_too_few": [("parse_value", "signature", "", [("args.c", 2), ("lib.h", 1)])],
+    "gcc_conflicting": [("parse_value", "signature", "", [("types.c", 2), ("lib.h", 1)]),
+                        ("ini_file", "type", "", [("types.c", 4)])],
+    "clang_undeclared": [("height", "undefined", "", [("undeclared.c", 5)]),
+                         ("z", "member", "struct point", [("undeclared.c", 9)]),
+                         ("count_items", "undefined", "", [("undeclared.c", 10)])],
+    "clang_too_few": [("", "signature", "", [("args.c", 2), ("lib.h", 1)])],
+    "clang_conflicting": [("parse_value", "signature", "", [("types.c", 2), ("lib.h", 1)]),
+                          ("ini_file", "type", "", [("types.c", 4)])],
+    "ld_undefined": [("parse_value", "undefined", "", [("use.c", 2)])],
+    "ld_undefined_nodebug": [("parse_value", "undefined", "", [("use.c", 0)])],
+    "py_attribute": [("helper_v2", "member", "pkg.m02", [("pkg/m01.py", 4), ("<string>", 1)])],
+    "py_import": [("helper_v2", "import", "pkg.m02", [("pkg/m03.py", 1), ("<string>", 1)])],
+    "py_name": [("total", "undefined", "", [("pkg/m02.py", 2), ("<string>", 1)])],
+    "javac_symbol": [("timeoutSeconds", "undefined", "Config", [("Main.java", 4)]),
+                     ("retries", "undefined", "Main", [("Main.java", 5)])],
+    "node_typeerror": [("formatFullName", "member", "util",
+                        [("js/main.js", 3), ("js/main.js", 5)])],
+    "node_reference": [("offset", "undefined", "", [("js/ref.js", 2), ("js/ref.js", 4)])],
+}
+
+
+def test_every_error_text_is_covered() -> None:
+    assert {p.stem for p in ERRORS.glob("*.txt")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_real_error_texts_read_as_diagnostics(name: str) -> None:
+    found = parse_diagnostics((ERRORS / f"{name}.txt").read_text(encoding="utf-8"))
+    got = [(d.name, d.kind, d.qualifier, [(loc.path, loc.line) for loc in d.locations])
+           for d in found]
+    assert len(got) == len(EXPECTED[name]), got
+    for (g_name, g_kind, g_qual, g_locs), (name_, kind, qual, locs) in zip(
+            got, EXPECTED[name], strict=True):
+        assert (g_name, g_kind, g_qual) == (name_, kind, qual)
+        assert len(g_locs) == len(locs)
+        for (path, line), (suffix, want) in zip(g_locs, locs, strict=True):
+            assert path.endswith(suffix) and line == want, (path, line)
+
+
+def test_readers_are_linear_in_the_output() -> None:
+    """A 1 MB line reads at once; 10 MB of output take about ten times as long as
+    1 MB of the same (a quadratic reader would take a hundred times as long)."""
+    line = "x.c:1:1: error: '" + "a" * 1_000_000 + " undeclared ‘" * 3 + "\n"
+    assert parse_diagnostics(line) == [Diagnostic("", "syntax", "", (Location("x.c", 1),))]
+    chunk = ("Traceback (most recent call last):\n" + '  File "/w/pkg/m.py", line 3, in f\n'
+             * 3 + "TypeError: " + "a." * 40 + "\n" + "m.c:4:1: error: 'b" + "b" * 200
+             + "' undeclared\n" + "undefined reference to `" + "c" * 300 + "\n")
+
+    def seconds(size: int) -> float:
+        text = (chunk * (size // len(chunk) + 1))[:size]
+        started = time.monotonic()
+        parse_diagnostics(text)
+        return time.monotonic() - started
+
+    one, ten = seconds(1_000_000), seconds(10_000_000)
+    assert ten < 30 * max(one, 0.01), (one, ten)
+
+
+def test_a_macro_call_that_does_not_fit_points_at_the_macro() -> None:
+    """gcc's own words (from a real build of libyaml with one hunk of a macro change)."""
+    output = ('src/api.c: In function \u2018yaml_parser_initialize\u2019:\n'
+              'src/api.c:180:78: error: macro "QUEUE_INIT" passed 4 arguments, but takes '
+              'just 3\n'
+              '  180 |     if (!QUEUE_INIT(parser, parser->tokens, INITIAL_QUEUE_SIZE, x*))\n'
+              'In file included from src/api.c:2:\n'
+              'src/yaml_private.h:456: note: macro "QUEUE_INIT" defined here\n')
+    assert parse_diagnostics(output) == [Diagnostic("QUEUE_INIT", "signature", "", (
+        Location("src/api.c", 180), Location("src/yaml_private.h", 456)))]
+
+
+def c_project(make_repo, context: int = 0):
+    """ini.c: parse() gains a local `offset` in one hunk and reads it in another;
+    four other functions use locals of their own named `offset` in their own hunks.
+    lib.h gains a prototype that main.c starts calling."""
+    others = b"".join(b"int other%d(int n) {\n    int offset = n;\n" % i + PAD
+                      + b"    return offset;\n}\n" for i in range(4))
+    others_bad = b"".join(b"int other%d(int n) {\n    int offset = n + 1;\n" % i + PAD
+                          + b"    return offset * 2;\n}\n" for i in range(4))
+    good = {
+        "ini.c": b"#include \"lib.h\"\nint parse(const char *s) {\n    int n = 0;\n" + PAD
+        + b"    return n + s[0];\n}\n" + others,
+        "lib.h": b"int parse(const char *s);\n" + PAD,
+        "main.c": b"#include \"lib.h\"\n" + PAD + b"int main(void) { return parse(\"a\"); }\n",
+    }
+    bad = {
+        "ini.c": b"#include \"lib.h\"\nint parse(const char *s) {\n    int n = 0, offset = 1;\n"
+        + PAD + b"    return n + s[offset];\n}\n" + others_bad,
+        "lib.h": b"int parse(const char *s);\n" + PAD + b"int count(const char *s);\n",
+        "main.c": b"#include \"lib.h\"\n" + PAD
+        + b"int main(void) { return parse(\"a\") + count(\"b\"); }\n",
+    }
+    repo = make_repo("cproject")
+    good_sha, bad_sha = repo.commit(good), repo.commit(bad)
+    return read_diff(repo.path, good_sha, bad_sha, context=context)
+
+
+def hunk_of(diff: Diff, path: str, text: str) -> int:
+    return next(c.id for c in diff.changes if c.path == path and c.hunk
+                and text in c.hunk.text)
+
+
+def compile_config(diff: Diff, applied: frozenset[int], where: Path) -> str:
+    """Write the configuration's files and compile them with gcc: its real output."""
+    for path, state in tree_states(diff, applied).items():
+        if state is not None:
+            (where / path).write_bytes(state.data)
+    proc = subprocess.run(["gcc", "-fsyntax-only", "-Werror=implicit-function-declaration",
+                           "ini.c", "main.c"], cwd=where, capture_output=True, text=True,
+                          env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, check=False)
+    assert proc.returncode != 0
+    return proc.stderr
+
+
+def resolver_for(diff: Diff) -> Resolver:
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
+    return Resolver(symbols, diff=diff, declared=declared)
+
+
+def test_undeclared_local_is_repaired_by_its_declaration_only(make_repo, tmp_path) -> None:
+    """gcc's `'offset' undeclared` in parse() adds the hunk that declares it there,
+    not the five other hunks that mention `offset`."""
+    diff = c_project(make_repo)
+    declare = hunk_of(diff, "ini.c", "+    int n = 0, offset = 1;")
+    use = hunk_of(diff, "ini.c", "+    return n + s[offset];")
+    assert sum(1 for c in diff.changes if c.hunk and "offset" in c.hunk.text) == 10
+    output = compile_config(diff, frozenset({use}), tmp_path)
+    assert "undeclared" in output
+    resolution = resolver_for(diff).resolve(output, {use})
+    assert resolution.add == {declare}
+    assert (use, declare) in resolution.learned
+
+
+def test_implicit_declaration_is_repaired_by_the_prototype(make_repo, tmp_path) -> None:
+    diff = c_project(make_repo)
+    call = hunk_of(diff, "main.c", "count(")
+    prototype = hunk_of(diff, "lib.h", "+int count")
+    output = compile_config(diff, frozenset({call}), tmp_path)
+    assert resolver_for(diff).resolve(output, {call}).add == {prototype}
+
+
+def python_package(make_repo):
+    """Six modules each define f0..f5; m02 renames f3 to f3_v2, m04 starts calling
+    m02.f3_v2; every module's f1 changes too (the names are everywhere)."""
+    def module(i: int, bad: bool) -> bytes:
+        body = b"".join(b"def f%d():\n    return %d\n\n" % (k, k * (2 if bad and k == 1 else 1))
+                        for k in range(6) if not (bad and i == 2 and k == 3))
+        if bad and i == 2:
+            body += b"def f3_v2():\n    return 3\n"
+        if i == 4:
+            body = b"from pkg import m02\n" + body + (
+                b"\nVALUE = m02.f3_v2()\n" if bad else b"\nVALUE = m02.f3()\n")
+        return body
+    repo = make_repo("names")
+    files = {f"pkg/m0{i}.py": module(i, False) for i in range(6)}
+    good = repo.commit({"pkg/__init__.py": b"", **files})
+    bad = repo.commit({"pkg/__init__.py": b"",
+                       **{f"pkg/m0{i}.py": module(i, True) for i in range(6)}})
+    return repo, read_diff(repo.path, good, bad, context=0)
+
+
+def test_qualified_name_is_repaired_in_its_module_only(make_repo, tmp_path) -> None:
+    """Python's `module 'pkg.m02' has no attribute 'f3_v2'` adds m02's definition."""
+    repo, diff = python_package(make_repo)
+    call = hunk_of(diff, "pkg/m04.py", "+VALUE = m02.f3_v2()")
+    define = hunk_of(diff, "pkg/m02.py", "+def f3_v2")
+    for path, state in tree_states(diff, {call}).items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        if state is not None:
+            (tmp_path / path).write_bytes(state.data)
+    proc = subprocess.run(["python3", "-c", "import pkg.m04"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert "has no attribute 'f3_v2'" in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
+
+
+def test_a_name_defined_everywhere_points_nowhere(make_repo) -> None:
+    _, diff = python_package(make_repo)
+    users = frozenset(c.id for c in diff.changes if c.path == "pkg/m04.py")
+    assert resolver_for(diff).resolve("NameError: name 'f1' is not defined", users).add == set()
+
+
+@pytest.mark.parametrize("context", [0, 3])
+def test_lines_of_a_configuration_map_back_to_their_hunks(make_repo, context: int) -> None:
+    """Every line of every file under a configuration is either a line an applied
+    hunk added, a GOOD line an unapplied hunk removes, or a line no hunk changes
+    (context lines included)."""
+    diff = c_project(make_repo, context)
+    fd = next(fd for fd in diff.files if fd.new_path == "ini.c")
+    ids = sorted(c.id for c in fd.changes)
+    assert fd.old is not None and fd.new is not None
+    old_lines, new_lines = split_lines(fd.old.data), split_lines(fd.new.data)
+    for applied in (frozenset(ids[::2]), frozenset(ids[1::2]), frozenset(), frozenset(ids)):
+        state = tree_states(diff, applied)["ini.c"]
+        assert state is not None
+        for number, text in enumerate(split_lines(state.data), start=1):
+            where = place(diff, applied, "/scratch/w/ini.c", number)
+            assert where is not None and where.file == fd.index
+            if where.change is not None and where.applied:
+                assert text in new_lines
+                hunk = diff.changes[where.change].hunk
+                assert hunk is not None and ("+" + text.decode()).rstrip("\n") in hunk.text
+            elif where.change is not None:
+                hunk = diff.changes[where.change].hunk
+                assert hunk is not None and ("-" + text.decode()).rstrip("\n") in hunk.text
+            else:
+                assert text in old_lines and text in new_lines

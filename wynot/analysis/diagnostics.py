@@ -1,0 +1,249 @@
+"""Error output read as structured diagnostics: what is missing, and where.
+
+A failed build or import says more than a name: gcc and clang give
+``file.c:12:5: error: 'x' undeclared`` and ``note:`` lines that point at a
+declaration; the linker names the object or source line of an ``undefined
+reference``; Python's traceback gives ``File "...", line N`` frames and the
+module an attribute was looked up in; javac adds ``symbol:`` and
+``location:`` lines; Node prints ``at f (file:line:col)`` frames.
+:func:`parse_diagnostics` turns all of that into :class:`Diagnostic` values.
+
+Every reader here runs in time linear in the size of the output: lines are
+read one at a time, a line is cut to :data:`MAX_LINE` characters before any
+pattern sees it, and every pattern is anchored or starts with a literal.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+MAX_LINE = 4096  # error messages are short; a longer line is cut before matching
+MAX_FRAMES = 8   # traceback frames kept per diagnostic, innermost first
+
+_Q = "['‘’`\"]"  # quotes: ASCII, and gcc's typographic ones in UTF-8 locales
+_NAME = r"([A-Za-z_$][\w$]*)"
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place the output points at: a path as the tool printed it, a 1-based line."""
+
+    path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One error the output reports.
+
+    ``name`` is the identifier blamed ('' when the message names none, as for
+    a syntax error); ``kind`` says what is wrong with it (:data:`KINDS`);
+    ``qualifier`` is what the message qualifies it by: a module (``pkg.m02``),
+    a struct or class (``struct point``, ``Config``), or '' when it says
+    nothing. ``locations`` come innermost first: the line of the error, then
+    notes and outer frames.
+    """
+
+    name: str
+    kind: str
+    qualifier: str = ""
+    locations: tuple[Location, ...] = field(default=())
+
+
+KINDS = ("undefined", "member", "import", "type", "signature", "syntax")
+
+# (word, pattern, kind, group of the name, group of the qualifier or 0): the
+# pattern is searched in a line only when the line holds the word.
+_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
+    (word, re.compile(p), kind, name, qualifier) for word, p, kind, name, qualifier in (
+        # Python
+        ("NameError", r"NameError: name '(\w+)' is not defined", "undefined", 1, 0),
+        ("UnboundLocalError", r"UnboundLocalError: cannot access local variable '(\w+)'",
+         "undefined", 1, 0),
+        ("ImportError", r"ImportError: cannot import name '(\w+)' from '([\w.]+)'",
+         "import", 1, 2),
+        ("ModuleNotFoundError", r"ModuleNotFoundError: No module named '([\w.]+)'",
+         "import", 1, 0),
+        ("AttributeError", r"AttributeError: module '([\w.]+)' has no attribute '(\w+)'",
+         "member", 2, 1),
+        ("AttributeError", r"AttributeError: type object '(\w+)' has no attribute '(\w+)'",
+         "member", 2, 1),
+        ("AttributeError", r"AttributeError: '(\w+)' object has no attribute '(\w+)'",
+         "member", 2, 1),
+        ("TypeError", r"TypeError: ([\w.]+)\(\) (?:got an unexpected keyword argument|"
+         r"missing \d+ required \w+(?:-only)? arguments?:) '(\w+)'", "signature", 1, 0),
+        # gcc, clang, the linker (the message may name where the lookup happened)
+        ("undeclared", rf"{_Q}(\w+){_Q} undeclared", "undefined", 1, 0),
+        ("undeclared", rf"use of undeclared identifier {_Q}(\w+){_Q}", "undefined", 1, 0),
+        ("implicit", rf"implicit declaration of function {_Q}(\w+){_Q}", "undefined", 1, 0),
+        ("undefined", rf"undefined reference to {_Q}(?:[\w:~]*::)?(\w+)(?:\([^)]*\))?{_Q}"
+         r"(?: in (?:module )?([\w.]+))?", "undefined", 1, 2),
+        ("unknown", rf"unknown type name {_Q}(\w+){_Q}", "type", 1, 0),
+        ("member", rf"{_Q}((?:struct|union|enum|class) \w+){_Q} has no member named "
+         rf"{_Q}(\w+){_Q}", "member", 2, 1),
+        ("member", rf"no member named {_Q}(\w+){_Q} in {_Q}((?:struct |union |class )?\w+)"
+         rf"{_Q}", "member", 1, 2),
+        ("arguments", rf"too (?:few|many) arguments to function {_Q}(?:[^'‘’`\"(]*[\s*&:])?"
+         r"(\w+)", "signature", 1, 0),
+        ("conflicting", rf"conflicting types for {_Q}(\w+){_Q}", "signature", 1, 0),
+        ("macro", rf"macro {_Q}(\w+){_Q} (?:passed \d+ arguments?, but takes just|requires "
+         r"\d+ arguments?, but only) \d+", "signature", 1, 0),
+        # javac's "cannot find symbol" takes its name from the "symbol:" line below
+        ("package", r"package ([\w.]+) does not exist", "import", 1, 0),
+        # Node
+        ("ReferenceError", rf"ReferenceError: {_NAME} is not defined", "undefined", 1, 0),
+        ("TypeError", r"TypeError: ([\w$.]+) is not a (?:function|constructor)",
+         "member", 1, 0),
+        ("SyntaxError", r"SyntaxError: The requested module '([^']+)' does not provide an "
+         r"export named '(\w+)'", "import", 2, 1),
+    ))
+# A line holds none of these words: it cannot start, place or complete a diagnostic.
+_WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
+          "location:", "function", "At top level")
+_SYNTAX = re.compile(r"(?:SyntaxError|IndentationError|error: expected )")
+
+# Where: the line prefix of gcc/clang/javac, traceback frames, Node frames, ld.
+_COMPILER = re.compile(r"([^\s:][^:]*):(\d+):(?:(\d+):)? ?(fatal error|error|note|warning):")
+_PY_FRAME = re.compile(r'\s*File "([^"]+)", line (\d+)')
+_NODE_FRAME = re.compile(r"\s+at (?:.* \()?((?:file://)?/[^\s():]+|[\w./-]+\.[cm]?[jt]sx?)"
+                         r":(\d+):\d+\)?$")
+_LINKER_AT = re.compile(r"([^\s:(][^:(]*):(?:(\d+)|\([^)]*\)): undefined reference to ")
+_JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
+_JAVA_LOCATION = re.compile(r"\s+location:\s+(?:variable \w+ of type |class |interface )"
+                            r"([\w.]+)")
+_TRACEBACK = "Traceback (most recent call last):"
+_IN_FUNCTION = re.compile(rf"[^:]+: In (?:member )?function {_Q}(?:[^'‘’`\"(]*[\s*&:])?(\w+)")
+
+
+def parse_diagnostics(output: str) -> list[Diagnostic]:
+    """The diagnostics ``output`` reports, in order, without repeats.
+
+    Linear in ``len(output)``. A compiler's ``note:`` lines join the error
+    before them; a Python traceback's frames and Node's ``at`` frames join
+    the exception they end with; javac's ``symbol:`` and ``location:`` lines
+    complete its ``cannot find symbol``.
+    """
+    found: list[Diagnostic] = []
+    seen: dict[Diagnostic, int] = {}  # index in found
+    frames: list[Location] = []  # of the traceback or stack being read, innermost first
+    last: int | None = None  # index in found of the diagnostic that notes may extend
+    function = ""  # the function gcc said the next errors are in
+    for line in _lines(output):
+        if not any(word in line for word in _WORDS):
+            continue
+        inside = _IN_FUNCTION.match(line)
+        if inside is not None or line.endswith(": At top level:"):
+            function = inside.group(1) if inside is not None else ""
+            continue
+        located = _location(line)
+        if located is not None and _is_note(line) and last is not None:
+            found[last] = _with_location(found[last], located, end=True)
+            continue
+        if line.startswith(_TRACEBACK):
+            frames = []
+            continue
+        frame = _frame(line)
+        if frame is not None:
+            if line.lstrip().startswith("at ") and last is not None and not frames:
+                found[last] = _with_location(found[last], frame, end=True)
+                continue
+            frames = [frame, *frames[:MAX_FRAMES - 1]]
+            continue
+        java = _java_detail(line)
+        if java is not None and last is not None:
+            found[last] = _java_complete(found[last], *java)
+            continue
+        diagnostic = _diagnostic(line, located, frames)
+        if diagnostic is None:
+            continue
+        if function and located is not None and diagnostic.kind == "undefined" and not (
+                diagnostic.qualifier or "undefined reference" in line):
+            diagnostic = replace(diagnostic, qualifier=f"function {function}")
+        frames = []
+        last = seen.setdefault(diagnostic, len(found))
+        if last == len(found):
+            found.append(diagnostic)
+    return found
+
+
+def _lines(output: str) -> Iterator[str]:
+    """The lines of ``output``, each cut to MAX_LINE characters (linear overall)."""
+    start = 0
+    while start < len(output):
+        end = output.find("\n", start)
+        if end < 0:
+            end = len(output)
+        yield output[start:min(end, start + MAX_LINE)].rstrip("\r")
+        start = end + 1
+
+
+def _location(line: str) -> Location | None:
+    match = _COMPILER.match(line)
+    if match is None:
+        match = _LINKER_AT.match(line)
+        if match is None:
+            return None
+    return Location(match.group(1), int(match.group(2) or 0))  # 0: the file only
+
+
+def _is_note(line: str) -> bool:
+    match = _COMPILER.match(line)
+    return match is not None and match.group(4) == "note"
+
+
+def _frame(line: str) -> Location | None:
+    match = _PY_FRAME.match(line) or _NODE_FRAME.match(line)
+    if match is None:
+        return None
+    path = match.group(1)
+    return Location(path.removeprefix("file://"), int(match.group(2)))
+
+
+def _java_detail(line: str) -> tuple[str, str] | None:
+    """("symbol", name) or ("location", class) from javac's lines under an error."""
+    match = _JAVA_SYMBOL.match(line)
+    if match is not None:
+        return "symbol", match.group(1)
+    match = _JAVA_LOCATION.match(line)
+    return ("location", match.group(1)) if match is not None else None
+
+
+def _java_complete(diagnostic: Diagnostic, what: str, value: str) -> Diagnostic:
+    if diagnostic.kind != "undefined" or diagnostic.name not in ("", value):
+        return diagnostic if what == "symbol" or diagnostic.qualifier else (
+            replace(diagnostic, qualifier=value))
+    if what == "symbol":
+        return replace(diagnostic, name=value)
+    return replace(diagnostic, qualifier=diagnostic.qualifier or value)
+
+
+def _diagnostic(line: str, located: Location | None,
+                frames: list[Location]) -> Diagnostic | None:
+    """The diagnostic a line reports, with the place it names or the frames read before."""
+    where = (located,) if located is not None else tuple(frames[:MAX_FRAMES])
+    for word, pattern, kind, name_group, qualifier_group in _MESSAGES:
+        match = pattern.search(line) if word in line else None
+        if match is None:
+            continue
+        name = match.group(name_group)
+        qualifier = (match.group(qualifier_group) or "") if qualifier_group else ""
+        if kind in ("import", "member") and "." in name and not qualifier:  # dotted
+            qualifier, name = name.rsplit(".", 1)
+        return Diagnostic(name, kind, qualifier, where)
+    if "arguments to function call" in line and located is not None:  # clang: the notes
+        return Diagnostic("", "signature", "", where)  # name the declaration
+    if "cannot find symbol" in line and located is not None:
+        return Diagnostic("", "undefined", "", where)  # javac: the name follows
+    if where and (_SYNTAX.search(line) or (located is not None and " error:" in line)):
+        return Diagnostic("", "syntax", "", where)
+    return None
+
+
+def _with_location(diagnostic: Diagnostic, where: Location, *, end: bool) -> Diagnostic:
+    if where in diagnostic.locations or len(diagnostic.locations) >= MAX_FRAMES:
+        return diagnostic
+    places = (*diagnostic.locations, where) if end else (where, *diagnostic.locations)
+    return replace(diagnostic, locations=places)

@@ -1,0 +1,117 @@
+"""Which changes define, remove, declare and use each name: the by-name half of
+failure resolution (:mod:`wynot.analysis.resolve` reads the diagnostics). Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from wynot.analysis.declarations import Declared
+from wynot.analysis.depends import MAX_USERS
+from wynot.analysis.diagnostics import Diagnostic
+from wynot.analysis.symbols import Symbols
+
+MAX_REPAIR = 4  # changes one diagnostic may point at (the users of a removed name aside)
+
+
+class NameIndex:
+    """The changes of a diff by the names they define, remove, declare and use."""
+
+    def __init__(self, symbols: Mapping[int, Symbols],
+                 declared: Mapping[int, tuple[Declared, Declared]]):
+        self.signers: dict[tuple[str, str], list[int]] = {}
+        self.definers: dict[str, list[int]] = {}
+        self.removers: dict[str, list[int]] = {}
+        self.unimporters: dict[str, list[int]] = {}
+        self.old_users: dict[str, list[int]] = {}
+        self.mentioners: dict[str, list[int]] = {}
+        self.declarers: dict[str, list[tuple[int, str]]] = {}  # name -> (change, scope)
+        for cid in sorted(symbols):
+            sym = symbols[cid]
+            for name in sym.defined | sym.imported:
+                self.definers.setdefault(name, []).append(cid)
+            for name in sym.undefined:
+                self.removers.setdefault(name, []).append(cid)
+            for name in sym.unimported:
+                self.unimporters.setdefault(name, []).append(cid)
+            for name in (sym.old if sym.code else ()):
+                self.old_users.setdefault(name, []).append(cid)
+            for name in sym.mentioned:
+                self.mentioners.setdefault(name, []).append(cid)
+            for pair in sym.signature_pairs:
+                self.signers.setdefault(pair, []).append(cid)
+            for scope, name in sorted(sym.locals_bound):  # a Python class's attributes
+                if scope.startswith("class "):
+                    self.declarers.setdefault(name, []).append((cid, scope))
+        for cid in sorted(declared):
+            for scope, name in sorted(declared[cid][0]):
+                self.declarers.setdefault(name, []).append((cid, scope))
+
+    def repair(self, diagnostic: Diagnostic, applied: frozenset[int], users: set[int],
+               files: set[int], owners: set[int], file_of: Mapping[int, int],
+               scopes: Mapping[int, str]) -> tuple[set[int], set[int]]:
+        """(fixes, users) for a named diagnostic, the first rule that names any:
+
+        1. a C/C++ declaration of the name in the scope the message gives (the
+           function of an ``undeclared``, the struct of a member), else at file
+           level in the file of the error, else at file level anywhere if few;
+        2. the changes that newly define or import the name: in the file of
+           the error, else in the module or file the message names, else
+           anywhere if few;
+        3. when an applied change removed its definition, the changes to the
+           lines that used it (all of them: they are the removal's closure);
+        4. when an applied change dropped its import, the changes to the lines
+           of that file that used it;
+        5. the changes that mention it in the function of an applied change
+           that mentions it (a local variable), else in the file of the error,
+           if few.
+
+        Rules 1, 2 and 5 give nothing when more than :data:`MAX_REPAIR` fit.
+        """
+        name = diagnostic.name
+        unapplied = [c for c in self.mentioners.get(name, ()) if c not in applied]
+        mentioning = {c for c in self.mentioners.get(name, ()) if c in applied}
+        fixes = self._declared(diagnostic, applied, files, file_of)
+        if fixes is None:
+            definers = [c for c in self.definers.get(name, ()) if c not in applied]
+            fixes = _narrowest(definers, (files, owners), file_of)
+        if not fixes and any(c in applied for c in self.removers.get(name, ())):
+            old_users = {c for c in self.old_users.get(name, ()) if c not in applied}
+            fixes = old_users if len(old_users) <= MAX_USERS else set()
+        unimporters = [c for c in self.unimporters.get(name, ()) if c in applied]
+        if not fixes and unimporters:
+            where = {file_of[c] for c in unimporters if c in file_of}
+            fixes = {c for c in self.old_users.get(name, ())
+                     if c not in applied and file_of.get(c) in where}
+            return fixes, {u for u in unimporters if file_of.get(u) in where}
+        if not fixes:
+            user_scopes = {scopes[c] for c in mentioning | users if c in scopes}
+            near = {c for c in unapplied if scopes.get(c) in user_scopes}
+            if not near:  # in the file of the error, or anywhere when no place is known
+                near = {c for c in unapplied if not files or file_of.get(c) in files}
+            fixes = near if len(near) <= MAX_REPAIR else set()
+            return fixes, mentioning if fixes else set()
+        return fixes, mentioning | users
+
+    def _declared(self, diagnostic: Diagnostic, applied: frozenset[int], files: set[int],
+                  file_of: Mapping[int, int]) -> set[int] | None:
+        """Rule 1, or None when no C/C++ change declares the name."""
+        found = [(c, s) for c, s in self.declarers.get(diagnostic.name, ()) if c not in applied]
+        if not found:
+            return None
+        qualifier = diagnostic.qualifier.removeprefix("function ")
+        scoped = {c for c, s in found if s and qualifier in (s, s.rpartition(" ")[2])}
+        if scoped:
+            return scoped if len(scoped) <= MAX_REPAIR else set()
+        top = [c for c, s in found if not s]
+        return _narrowest(top, (files,), file_of)
+
+
+def _narrowest(changes: list[int], places: tuple[set[int], ...],
+               file_of: Mapping[int, int]) -> set[int]:
+    """The changes in the first of ``places`` (sets of files) that holds any, else
+    all of them; nothing when that is more than MAX_REPAIR."""
+    for files in places:
+        inside = {c for c in changes if file_of.get(c) in files}
+        if inside:
+            return inside if len(inside) <= MAX_REPAIR else set()
+    return set(changes) if len(changes) <= MAX_REPAIR else set()

@@ -1,0 +1,219 @@
+"""After dd+: an answer that fails on its own, its context minimised by units, labels.
+
+:func:`standalone` grows dd+'s answer until it fails applied alone to GOOD.
+:func:`label` then minimises the context that answer carries over *units*
+(the grouping's units, which hold the components of the derived and learned
+dependencies, and every cycle of the dependencies inside the answer): the
+cause alone, then the cause with its derived closure, then each unit of the
+context removed as a whole, farthest from the cause first. A cluster of
+changes that need each other (a renamed function and its callers) drops in
+one run. Only inside a unit that stays are single changes removed, and the
+labels come from those same runs: removing a cause makes the test PASS,
+removing context makes it UNRESOLVED. The configurations each step tries are
+computed by pure functions (:func:`sweep_units`), so that they can be run in
+parallel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.grouping import Plan
+from wynot.dd import SearchStopped, dd_plus
+from wynot.oracle import SearchOracle
+from wynot.outcome import Outcome
+from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN
+from wynot.tester import Tester
+
+Stop = Callable[[], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """The answer after labelling: its changes and their roles (CAUSE, CONTEXT,
+    or INSEPARABLE for every change when no single removal makes the test pass)."""
+
+    chosen: frozenset[int]
+    roles: dict[int, str]
+
+
+def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozenset[int],
+               stop: Stop, keep_passing: bool) -> frozenset[int]:
+    """Grow dd+'s answer until it fails on its own, measured by a real run.
+
+    dd+'s answer is relative to the changes it kept applied, and with the
+    failure-resolution loop an answer may stand for the enlarged configuration
+    that was really tested. Either way some configuration that contains the
+    answer was seen to FAIL (at worst BAD itself). An answer that the known
+    dependencies say cannot build is not run: its closure is tried instead,
+    through the oracle (so a build error there is resolved too). Then the
+    context the answer needs is searched inside the smallest failing
+    configuration that contains it, with the answer applied: dd+ over a
+    handful of changes rather than over all the others. Raises SearchStopped
+    when the budget runs out.
+    """
+    while True:
+        closed = oracle.deps.closure(chosen)
+        if closed == chosen or tester.has_run(chosen):  # else it cannot build: skip it
+            if stop() and not tester.has_run(chosen):
+                raise SearchStopped(chosen, tester.runs("search"))
+            if tester.run(chosen, "search").outcome is Outcome.FAIL:
+                return chosen
+        if closed != chosen and not tester.has_run(closed) and not stop():
+            oracle(closed)
+        around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
+        rest = [c for c in plan.order if c in around and c not in chosen]
+        tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
+                        f"the {len(rest)} others of the smallest failing configuration "
+                        f"that contains them")
+        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
+                                  keep_passing=keep_passing)
+
+
+def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
+    """The smallest configuration containing ``ids`` that really ran and FAILED."""
+    failing = [r.ids for r in tester.records
+               if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit
+               and ids < r.ids]
+    return min(failing, key=len, default=None)
+
+
+def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
+    """The oracle for configurations that always include ``applied``."""
+    return lambda config: oracle(applied | config)
+
+
+def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
+          found: frozenset[int], units: Mapping[int, int]) -> Labelled:
+    """Minimise the context of a failing answer over units, then label it, by real runs.
+
+    ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
+    the grouping's unit of each change. First the cause alone and the cause
+    with the changes it needs by the derived dependencies (one run each,
+    when they differ from the answer): if either fails, the rest of the
+    context goes at once. Then the changes the dependencies pulled in from
+    afar, all together. Then :func:`sweep_units`: each unit removed whole,
+    and single changes only inside the units that stay. A removal that still
+    FAILS drops what it removed, which makes the answer 1-minimal over units
+    and over changes; the sweep goes on after a drop, and the labels given
+    before it are stale and are given again by another sweep. Raises
+    SearchStopped (with the answer so far, which fails) when the budget runs
+    out.
+    """
+    needs = deps.needs_only()
+    distance = _distances(needs, found)
+    for core in cores(chosen, found, needs):  # the rest of the context at once
+        if _run_label(tester, core, stop, chosen) is Outcome.FAIL:
+            chosen = core
+            break
+    far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
+    if len(far) > 1 and far < chosen and _run_label(
+            tester, chosen - far, stop, chosen) is Outcome.FAIL:
+        chosen -= far
+    roles: dict[int, str] = {}
+    alone: set[int] = set()  # labelled by a removal of their own since the last drop
+    while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
+        for removed in sweep_units(chosen, roles.keys(), alone, deps, units, distance):
+            if not removed <= chosen:
+                continue  # dropped
+            rest = chosen - removed
+            if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
+                    rest):  # its unit is context, and the rest needs it: no run
+                tester.predict(rest, "label", "predicted: the rest of its unit needs it")
+                alone.update(removed)
+                continue
+            outcome = _run_label(tester, rest, stop, chosen)
+            if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
+                chosen, roles, alone = rest, {}, set()
+                continue
+            roles.update(dict.fromkeys(removed, CAUSE if outcome is Outcome.PASS else CONTEXT))
+            if len(removed) == 1:
+                alone.update(removed)
+    if roles and CAUSE not in roles.values():
+        roles = dict.fromkeys(roles, INSEPARABLE)
+    return Labelled(chosen, roles)
+
+
+def cores(chosen: frozenset[int], found: frozenset[int],
+          needs: Dependencies) -> list[frozenset[int]]:
+    """The smaller answers to try first: dd+'s answer alone, then with its derived
+    closure; only those smaller than ``chosen`` that the dependencies let build. Pure."""
+    tries: list[frozenset[int]] = []
+    core = found & chosen
+    for candidate in (core, needs.closure(core) & chosen):
+        if candidate and candidate < chosen and candidate not in tries and needs.is_closed(
+                candidate):
+            tries.append(candidate)
+    return tries
+
+
+def sweep_units(chosen: frozenset[int], done: AbstractSet[int], alone: AbstractSet[int],
+                deps: Dependencies, units: Mapping[int, int],
+                distance: Mapping[int, int]) -> list[frozenset[int]]:
+    """What to remove from ``chosen``, one removal a run, to label what is not labelled.
+
+    Each unit (the changes of ``chosen`` in one grouping unit or one cycle of
+    ``deps``) whole, farthest from the cause first; then, inside units of
+    several changes, each change alone. A unit all in ``done`` (labelled
+    already) is not removed again, nor a change in ``alone`` (labelled by a
+    removal of its own). Pure.
+    """
+    groups = _units(chosen, deps, units)
+    order = sorted(groups, key=lambda g: (-min(distance.get(c, 0) for c in g), min(g)))
+    removals: list[frozenset[int]] = [g for g in order if not g <= done]
+    removals.extend(frozenset({c}) for g in order if len(g) > 1
+                    for c in sorted(g) if c not in alone)
+    return removals
+
+
+def _in_units(chosen: frozenset[int], deps: Dependencies,
+              units: Mapping[int, int]) -> set[int]:
+    """The changes of ``chosen`` that share their unit with another one."""
+    return {c for g in _units(chosen, deps, units) if len(g) > 1 for c in g}
+
+
+def _units(chosen: frozenset[int], deps: Dependencies,
+           units: Mapping[int, int]) -> list[frozenset[int]]:
+    """The changes of ``chosen`` grouped by unit, a cycle of ``deps`` joining its units."""
+    parent = {c: units.get(c, -1 - c) for c in chosen}
+    joined: dict[int, int] = {}
+
+    def find(u: int) -> int:
+        while joined.get(u, u) != u:
+            u = joined[u]
+        return u
+
+    for component in deps.components(sorted(chosen)):
+        inside = [parent[c] for c in component if c in parent]
+        for other in inside[1:]:
+            joined[find(other)] = find(inside[0])
+    groups: dict[int, set[int]] = {}
+    for change, unit in parent.items():
+        groups.setdefault(find(unit), set()).add(change)
+    return [frozenset(g) for g in groups.values()]
+
+
+def _run_label(tester: Tester, config: frozenset[int], stop: Stop,
+               answer: frozenset[int]) -> Outcome:
+    """One label test; SearchStopped (carrying ``answer``) once the budget is spent."""
+    if stop() and not tester.has_run(config):
+        raise SearchStopped(answer, tester.runs("label"))
+    return tester.run(config, "label").outcome
+
+
+def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
+    """How many dependency steps lead from dd+'s answer to each change it needs."""
+    distance = dict.fromkeys(found, 0)
+    frontier = sorted(found)
+    while frontier:
+        reached = []
+        for change in frontier:
+            for needed in sorted(deps.needs.get(change, ())):
+                if needed not in distance:
+                    distance[needed] = distance[change] + 1
+                    reached.append(needed)
+        frontier = reached
+    return distance
