@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import git as gitpython
 
-from wynot.changes import Change, ChangeKind, Diff
+from wynot.changes import Change, ChangeKind, Diff, FileState, Hunk
 from wynot.git import git
 from wynot.result import CommitInfo
+
+_TYPE_MASK, _REGULAR_TYPE = 0o170000, 0o100000
 
 
 def first_parent_chain(repo: Path, good: str, bad: str) -> list[str] | None:
@@ -62,59 +63,156 @@ def show_commit(repo: Path, sha: str) -> str:
                            sha)).rstrip("\n")
 
 
-_BLAME_HEADER = re.compile(r"^([0-9a-f]{40}) \d+ (\d+)")
+_BLAME_HEADER = re.compile(rb"^([0-9a-f]{40,64}) \d+ (\d+)")
+_MANY_RANGES = 2000  # beyond this many -L ranges, one blame of the whole file
+_TEXT_PROBE = 8000  # git's binary test: a NUL byte among the first 8000 bytes
+
+Credits = dict[int, dict[str, tuple[int, int]]]  # change id -> sha -> (added, removed)
 
 
-def attribute(repo: Path, diff: Diff, changes: Sequence[Change]) -> dict[int, str]:
-    """The commit in GOOD..BAD that introduced each change (by blame, else by log)."""
-    result: dict[int, str] = {}
+def attribute(repo: Path, diff: Diff, changes: Sequence[Change]) -> Credits:
+    """The commits of GOOD..BAD that made each change, line by line.
+
+    Each added line is credited to the commit that added it (``git blame`` on
+    BAD), each removed line to the commit that removed it (``git blame
+    --reverse`` on GOOD gives the last commit that still had it; its child
+    toward BAD removed it). A new or deleted text file counts all its lines.
+    One blame per file and direction, whatever the number of changes in it.
+    A change with no lines (binary, mode, rename, symlink) is credited with
+    (0, 0) to the newest commit of the range that touched its path.
+    """
+    added: dict[str, dict[int, int]] = {}    # BAD path -> line -> change id
+    removed: dict[str, dict[int, int]] = {}  # GOOD path -> line -> change id
+    credits: Credits = {}
     for change in changes:
         fd = diff.files[change.file]
-        sha = None
-        if change.kind is ChangeKind.HUNK and change.hunk is not None and fd.new_path:
-            sha = _blame_added_lines(repo, diff, fd.new_path, change)
-        if sha is None:
-            path = fd.new_path or fd.old_path or change.path
-            log = os.fsdecode(git(repo, "log", "--format=%H", f"{diff.good}..{diff.bad}",
-                                  "--", path, check=False)).split()
-            sha = log[0] if log else None
-        if sha is not None:
-            result[change.id] = sha
-    return result
+        plus, minus = _changed_lines(change, fd.old, fd.new)
+        for line in plus:
+            added.setdefault(fd.new_path or "", {})[line] = change.id
+        for line in minus:
+            removed.setdefault(fd.old_path or "", {})[line] = change.id
+        if not plus and not minus:
+            sha = _newest_touching(repo, diff, fd.new_path or fd.old_path or change.path)
+            if sha is not None:
+                credits.setdefault(change.id, {})[sha] = (0, 0)
+    span = f"{diff.good}..{diff.bad}"
+    for path, lines in added.items():
+        for line, sha in _blame(repo, span, path, lines, reverse=False).items():
+            _credit(credits, lines[line], sha, 1, 0)
+    children = _children(repo, span) if removed else {}
+    for path, lines in removed.items():
+        for line, last in _blame(repo, span, path, lines, reverse=True).items():
+            remover = children.get(last)
+            if remover is not None:
+                _credit(credits, lines[line], remover, 0, 1)
+    return credits
 
 
-def _blame_added_lines(repo: Path, diff: Diff, path: str, change: Change) -> str | None:
-    hunk = change.hunk
-    assert hunk is not None
-    added = _added_line_numbers(hunk.text, hunk.new_start)
-    if not added:
-        return None
-    out = git(repo, "blame", "--porcelain", "-L", f"{min(added)},{max(added)}",
-              f"{diff.good}..{diff.bad}", "--", path, check=False)
-    votes: Counter[str] = Counter()
-    boundary: set[str] = set()
-    current = None
-    for line in os.fsdecode(out).splitlines():
-        match = _BLAME_HEADER.match(line)
-        if match:
-            current = match.group(1)
-            if int(match.group(2)) in added:
-                votes[current] += 1
-        elif line == "boundary" and current is not None:
-            boundary.add(current)
-    for sha, _ in votes.most_common():
-        if sha not in boundary:
-            return sha
-    return None
+def _credit(credits: Credits, change: int, sha: str, added: int, removed: int) -> None:
+    per_commit = credits.setdefault(change, {})
+    was_added, was_removed = per_commit.get(sha, (0, 0))
+    per_commit[sha] = (was_added + added, was_removed + removed)
 
 
-def _added_line_numbers(text: str, new_start: int) -> set[int]:
-    numbers = set()
-    line_no = new_start
-    for line in text.split("\n")[1:]:
+def _changed_lines(change: Change, old: FileState | None,
+                   new: FileState | None) -> tuple[list[int], list[int]]:
+    """(lines added in BAD's file, lines removed from GOOD's file), 1-based."""
+    if change.kind is ChangeKind.HUNK and change.hunk is not None:
+        return _hunk_lines(change.hunk)
+    if change.kind is ChangeKind.ADD and _is_text(new):
+        assert new is not None
+        return list(range(1, _count_lines(new.data) + 1)), []
+    if change.kind is ChangeKind.DELETE and _is_text(old):
+        assert old is not None
+        return [], list(range(1, _count_lines(old.data) + 1))
+    return [], []
+
+
+def _hunk_lines(hunk: Hunk) -> tuple[list[int], list[int]]:
+    """The new-side numbers of a hunk's '+' lines and the old-side numbers of its '-' lines."""
+    added: list[int] = []
+    removed: list[int] = []
+    old_line, new_line = hunk.old_start, hunk.new_start  # a 0 length has no such lines
+    for line in hunk.text.split("\n")[1:]:
         if line.startswith("+"):
-            numbers.add(line_no)
-            line_no += 1
+            added.append(new_line)
+            new_line += 1
+        elif line.startswith("-"):
+            removed.append(old_line)
+            old_line += 1
         elif line.startswith(" "):
-            line_no += 1
-    return numbers
+            old_line += 1
+            new_line += 1
+    return added, removed
+
+
+def _is_text(state: FileState | None) -> bool:
+    return (state is not None and state.mode & _TYPE_MASK == _REGULAR_TYPE
+            and b"\0" not in state.data[:_TEXT_PROBE])
+
+
+def _count_lines(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _blame(repo: Path, span: str, path: str, lines: Iterable[int], *,
+           reverse: bool) -> dict[int, str]:
+    """line -> commit for the given lines of ``path``: one ``git blame --porcelain``.
+
+    Forward, lines are BAD's and the commit added the line (lines GOOD already
+    had are left out); with ``reverse``, lines are GOOD's and the commit is
+    the last one that still had the line.
+    """
+    ranges = _ranges(sorted(set(lines)))
+    args = ["blame", "--porcelain", *(["--reverse"] if reverse else [])]
+    if len(ranges) <= _MANY_RANGES:
+        args += [f"-L{first},{last}" for first, last in ranges]
+    out = git(repo, *args, span, "--", path, check=False)
+    found: dict[int, str] = {}
+    boundary: set[str] = set()
+    current = ""
+    for row in out.split(b"\n"):
+        if row.startswith(b"\t"):
+            continue
+        match = _BLAME_HEADER.match(row)
+        if match:
+            current = match.group(1).decode("ascii")
+            found[int(match.group(2))] = current
+        elif row == b"boundary":
+            boundary.add(current)
+    wanted = set(lines)
+    return {line: sha for line, sha in found.items()
+            if line in wanted and (reverse or sha not in boundary)}
+
+
+def _ranges(lines: list[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as (first, last) runs."""
+    runs: list[tuple[int, int]] = []
+    for line in lines:
+        if runs and runs[-1][1] == line - 1:
+            runs[-1] = (runs[-1][0], line)
+        else:
+            runs.append((line, line))
+    return runs
+
+
+def _children(repo: Path, span: str) -> dict[str, str]:
+    """Each commit of ``span`` (or its bottom) -> its child in the range.
+
+    A commit with several children maps to the one that has it as first
+    parent (the line of history BAD was built on), else to the oldest.
+    """
+    out = os.fsdecode(git(repo, "rev-list", "--parents", "--reverse", "--topo-order", span))
+    first_parent: dict[str, str] = {}
+    other: dict[str, str] = {}
+    for row in out.splitlines():
+        child, *parents = row.split()
+        for number, parent in enumerate(parents):
+            (other if number else first_parent).setdefault(parent, child)
+    return {**other, **first_parent}
+
+
+def _newest_touching(repo: Path, diff: Diff, path: str) -> str | None:
+    log = os.fsdecode(git(repo, "log", "-1", "--format=%H", f"{diff.good}..{diff.bad}",
+                          "--", path, check=False)).split()
+    return log[0] if log else None

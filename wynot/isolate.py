@@ -37,8 +37,8 @@ from wynot.result import (
     CAUSE,
     CONTEXT,
     RAN,
-    CommitInfo,
     CommitPhase,
+    Origin,
     Progress,
     Result,
     TestRecord,
@@ -123,11 +123,19 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         origins=origins)
 
 
-def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, CommitInfo]:
-    """The commit that introduced each change of the answer."""
-    shas = attribute(repo, diff, changes)
-    infos = commit_infos(repo, set(shas.values()))
-    return {cid: infos[sha] for cid, sha in shas.items()}
+def _origins(repo: Path, diff: Diff,
+             changes: tuple[Change, ...]) -> dict[int, tuple[Origin, ...]]:
+    """The commits that made each change of the answer: most lines first, then
+    commits before merges (a merge that only carries a branch's removal over), then oldest."""
+    credits = attribute(repo, diff, changes)
+    infos = commit_infos(repo, {sha for per in credits.values() for sha in per})
+    return {
+        cid: tuple(sorted((Origin(infos[sha], added, removed)
+                           for sha, (added, removed) in per.items()),
+                          key=lambda o: (-o.lines, o.commit.is_merge, o.commit.date,
+                                         o.commit.sha)))
+        for cid, per in credits.items()
+    }
 
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,

@@ -11,9 +11,18 @@ import click
 
 from wynot.changes import Change, ChangeKind, FileDiff
 from wynot.outcome import Outcome
-from wynot.result import CACHED, CAUSE, CONFLICT, PREDICTED, CommitInfo, CommitPhase, Result
+from wynot.result import (
+    CACHED,
+    CAUSE,
+    CONFLICT,
+    PREDICTED,
+    CommitInfo,
+    CommitPhase,
+    Origin,
+    Result,
+)
 
-JSON_SCHEMA_VERSION = 1
+JSON_SCHEMA_VERSION = 2
 PHASES = ("premise", "commits", "search", "label", "verify")
 Style = Callable[..., str]
 
@@ -112,9 +121,22 @@ def _role_line(result: Result, change: Change) -> str:
         what = "context: without it the test cannot run (needed to build)"
     else:
         what = "not labelled"
-    origin = result.origins.get(change.id)
-    where = f" (from {origin.short} {origin.subject})" if origin else ""
-    return f"# {change.label} - {what}{where}"
+    return f"# {change.label} - {what}{_origin_text(result.origins.get(change.id, ()))}"
+
+
+def _origin_text(origins: tuple[Origin, ...]) -> str:
+    """' (from SHA SUBJECT)', or each commit with its share of the lines."""
+    if not origins:
+        return ""
+    if len(origins) == 1:
+        return f" (from {origins[0].commit.short} {origins[0].commit.subject})"
+    parts = [f"{o.commit.short} {o.commit.subject}, {plural(o.lines, 'line')}" for o in origins]
+    return " (from " + "; ".join(parts) + ")"
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 change', '2 changes'."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _by_file(result: Result) -> list[tuple[FileDiff, list[Change]]]:
@@ -182,9 +204,11 @@ def _change_json(change: Change, result: Result) -> dict[str, Any]:
         "id": change.id, "label": change.label, "path": change.path, "kind": change.kind.value,
         "role": result.roles.get(change.id),
     }
-    origin = result.origins.get(change.id)
-    if origin is not None:
-        entry["commit"] = _commit_json(origin, origin.sha)
+    origins = result.origins.get(change.id, ())
+    if origins:
+        entry["commit"] = _commit_json(origins[0].commit, origins[0].commit.sha)
+        entry["commits"] = [{**_commit_json(o.commit, o.commit.sha), "added": o.added,
+                             "removed": o.removed} for o in origins]
     if change.hunk is not None:
         entry.update(old_start=change.hunk.old_start, old_lines=change.hunk.old_len,
                      new_start=change.hunk.new_start, new_lines=change.hunk.new_len,

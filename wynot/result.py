@@ -64,6 +64,20 @@ class CommitInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """A commit credited with part of a change: the lines of it that commit added
+    and removed (both 0 for a change without lines: binary, mode, rename)."""
+
+    commit: CommitInfo
+    added: int
+    removed: int
+
+    @property
+    def lines(self) -> int:
+        return self.added + self.removed
+
+
+@dataclass(frozen=True, slots=True)
 class CommitPhase:
     chain: tuple[str, ...]          # GOOD, ..., BAD along BAD's first parents
     bisection: Bisection
@@ -101,7 +115,8 @@ class Result:
     patch: bytes
     run_dir: Path
     commit_phase: CommitPhase | None = None
-    origins: dict[int, CommitInfo] = field(default_factory=dict)  # change id -> its commit
+    # change id -> the commits that made it, most lines first
+    origins: dict[int, tuple[Origin, ...]] = field(default_factory=dict)
 
     @property
     def verified(self) -> bool:
