@@ -4,17 +4,19 @@ It narrows GOOD..BAD to the last passing and the first failing commit, which
 the hunk phase then searches below commit granularity. When the first failing
 commit is a merge of two branches that each pass on their own, the regression
 lives in their combination: the hunk range becomes merge base..merge, so the
-answer can name changes from both branches.
+answer can name changes from both branches. When the merged branch fails on
+its own, its commits are bisected in turn, down to its own first bad commit.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from wynot.bisect import bisect
+from wynot.bisect import Bisection, bisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
-from wynot.history import commit_infos, merge_base, show_commit
+from wynot.history import branch_chain, commit_infos, count_between, merge_base, show_commit
 from wynot.outcome import Outcome
 from wynot.premise import require
 from wynot.result import CommitInfo, CommitPhase, Progress, TestRecord
@@ -26,7 +28,12 @@ from wynot.worktree import scratch_worktree
 def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], commands: Commands,
                      cache: OutcomeCache | None, log: RunLog, records: list[TestRecord],
                      progress: Progress) -> CommitPhase:
-    """Premise on GOOD and BAD, then bisect the commits between them."""
+    """Premise on GOOD and BAD, then bisect the commits between them.
+
+    When the first bad commit of a line is a merge whose merged branch fails
+    on its own, that branch is bisected in turn, down to its own first bad
+    commit (as ``git bisect`` does across parents, nested merges included).
+    """
     empty = Diff(good=chain[0], bad=chain[-1], files=(), changes=())
     with scratch_worktree(repo, chain[0], {}) as worktree:
         tester = Tester(empty, worktree, commands, cache, "", log, progress, records)
@@ -35,15 +42,24 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
         bad = require(tester.run_commit(chain[-1], "premise"), Outcome.FAIL, "BAD",
                       names[1], chain[-1], commands)
         by_sha = {chain[0]: good, chain[-1]: bad}
-        progress(f"bisecting {len(chain) - 2} commits between {names[0]} and {names[1]}")
-
-        def test(i: int) -> Outcome:
-            by_sha[chain[i]] = tester.run_commit(chain[i], "commits")
-            return by_sha[chain[i]].outcome
-
-        bisection = bisect(len(chain), test)
+        between = count_between(repo, chain[0], chain[-1])
+        line = f"{len(chain) - 2} commits between {names[0]} and {names[1]}"
+        if between != len(chain) - 2:
+            line = (f"the {len(chain) - 2} commits of BAD's first-parent line between "
+                    f"{names[0]} and {names[1]} ({between} in all, merged branches included)")
+        progress(f"bisecting {line}")
+        bisection = _bisect_chain(tester, chain, by_sha)
+        followed: list[str] = []
+        while bisection.exact:
+            branch = _failing_branch(repo, tester, chain[bisection.first_bad],
+                                     chain[bisection.last_good], by_sha)
+            if branch is None:
+                break
+            followed.append(chain[bisection.first_bad])
+            chain = branch
+            bisection = _bisect_chain(tester, chain, by_sha)
         low, high = chain[bisection.last_good], chain[bisection.first_bad]
-        interesting = {low, high, *(chain[i] for i in bisection.skipped)}
+        interesting = {low, high, *followed, *(chain[i] for i in bisection.skipped)}
         commits = commit_infos(repo, interesting)
         combination = False
         if bisection.exact and commits[high].is_merge and commits[high].parents[0] == low:
@@ -51,15 +67,53 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
             if combined is not None:
                 low, combination = combined, True
                 commits.update(commit_infos(repo, [low, *commits[high].parents]))
+        tested = sum(1 for r in records if r.commit and r.phase == "commits")
         return CommitPhase(tuple(chain), bisection, commits, (low, high),
-                           (by_sha[low], by_sha[high]), combination, show_commit(repo, high))
+                           (by_sha[low], by_sha[high]), combination, show_commit(repo, high),
+                           followed=tuple(followed), between=between, tested=tested)
+
+
+def _bisect_chain(tester: Tester, chain: list[str], by_sha: dict[str, TestRecord]) -> Bisection:
+    """Bisect ``chain`` (its ends known to pass and fail), recording each commit's test."""
+    def test(i: int) -> Outcome:
+        if chain[i] not in by_sha:
+            by_sha[chain[i]] = tester.run_commit(chain[i], "commits")
+        return by_sha[chain[i]].outcome
+
+    return bisect(len(chain), test)
+
+
+def _failing_branch(repo: Path, tester: Tester, first_bad: str, last_good: str,
+                    by_sha: dict[str, TestRecord]) -> list[str] | None:
+    """The branch to bisect next: [fork, ..., second parent], when ``first_bad`` is a
+    merge onto ``last_good`` whose second parent fails. The fork point is an ancestor
+    of ``last_good`` and, as ``git bisect`` assumes, passes: it is not tested."""
+    [merge] = commit_infos(repo, [first_bad]).values()
+    if not merge.is_merge or merge.parents[0] != last_good:
+        return None
+    second = merge.parents[1]
+    if second not in by_sha:
+        by_sha[second] = tester.run_commit(second, "commits")
+    if by_sha[second].outcome is not Outcome.FAIL:
+        return None  # passes: maybe a combination (see _combination); unresolved: stop here
+    branch = branch_chain(repo, last_good, second)
+    if branch is None:
+        return None
+    fork = branch[0]  # an ancestor of the passing first parent: it passes, as git bisect assumes
+    if fork not in by_sha:
+        by_sha[fork] = dataclasses.replace(by_sha[last_good], commit=fork)
+    tester.progress(f"{merge.short} merges {second[:12]}, which fails on its own: bisecting "
+                    f"the {len(branch) - 2} commits of that branch between {fork[:12]} and "
+                    f"{second[:12]}")
+    return branch
 
 
 def _combination(repo: Path, tester: Tester, merge: CommitInfo,
                  by_sha: dict[str, TestRecord]) -> str | None:
     """The merge base, if both merged branches pass on their own and so does it."""
     second = merge.parents[1]
-    by_sha[second] = tester.run_commit(second, "commits")
+    if second not in by_sha:
+        by_sha[second] = tester.run_commit(second, "commits")
     if by_sha[second].outcome is not Outcome.PASS:
         return None  # the merged branch fails by itself: its diff holds the cause
     base = merge_base(repo, merge.parents[0], second)

@@ -32,6 +32,25 @@ def first_parent_chain(repo: Path, good: str, bad: str) -> list[str] | None:
     return [good, *listed]
 
 
+def count_between(repo: Path, good: str, bad: str) -> int:
+    """How many commits lie between GOOD and BAD (in GOOD..BAD, BAD excluded), merged
+    branches included."""
+    return int(os.fsdecode(git(repo, "rev-list", "--count", f"{good}..{bad}")).strip()) - 1
+
+
+def branch_chain(repo: Path, main: str, tip: str) -> list[str] | None:
+    """[fork, ..., tip] along ``tip``'s first parents, back to the first commit that
+    ``main`` also reaches (the fork point); None if ``main`` reaches ``tip``."""
+    listed = os.fsdecode(git(repo, "rev-list", "--first-parent", "--reverse", tip,
+                             f"^{main}")).split()
+    if not listed:
+        return None
+    parents = os.fsdecode(git(repo, "rev-list", "--parents", "-n", "1", listed[0])).split()
+    if len(parents) < 2:
+        return None  # the branch has a root of its own
+    return [parents[1], *listed]
+
+
 def commit_infos(repo: Path, shas: Iterable[str]) -> dict[str, CommitInfo]:
     """Author, date, subject and parents of each commit."""
     result: dict[str, CommitInfo] = {}

@@ -27,7 +27,7 @@ from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
-from wynot.history import attribute, commit_infos, first_parent_chain
+from wynot.history import attribute, commit_infos, count_between, first_parent_chain
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.patch import check_reproduces, tree_states
@@ -96,7 +96,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     phase: CommitPhase | None = None
     try:
         low, high, premise = good, bad, None
-        if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
+        if chain is not None and (request.strategy == "commits"
+                                  or count_between(info.toplevel, good, bad) > 0):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
                                      request.commands, cache if request.use_cache else None,
                                      log, records, progress)

@@ -86,9 +86,12 @@ def _verdict(result: Result) -> str:
 
 def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
     """The commit phase's result, worded as git bisect words it."""
-    tested = len(phase.bisection.tested)
-    lines = [style(f"wynot: commit phase: {len(phase.chain) - 2} commits between GOOD and "
-                   f"BAD, {tested} tested", bold=True)]
+    lines = [style(f"wynot: commit phase: {plural(phase.between, 'commit')} between GOOD and "
+                   f"BAD, {phase.tested} tested", bold=True)]
+    for followed in phase.followed:
+        info = phase.commits.get(followed)
+        lines.append(f"wynot: {followed[:12]} {info.subject if info else ''} is a merge whose "
+                     "merged branch fails on its own: followed that branch")
     if not phase.bisection.exact:
         lines.append("There are only 'skip'ped commits left to test.")
         lines.append("The first bad commit could be any of:")
@@ -180,13 +183,14 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
     if result.commit_phase is not None:
         phase = result.commit_phase
         report["commit_phase"] = {
-            "commits": len(phase.chain) - 2,
-            "tested": len(phase.bisection.tested),
+            "commits": phase.between,
+            "tested": phase.tested,
             "exact": phase.bisection.exact,
             "last_good": _commit_json(phase.commits.get(phase.last_good), phase.last_good),
             "first_bad": _commit_json(phase.commits.get(phase.first_bad), phase.first_bad),
             "skipped": list(phase.skipped),
             "combination": phase.combination,
+            "followed_merges": list(phase.followed),
             "hunk_range": list(phase.hunk_range),
         }
     return report

@@ -79,13 +79,20 @@ class Origin:
 
 @dataclass(frozen=True, slots=True)
 class CommitPhase:
-    chain: tuple[str, ...]          # GOOD, ..., BAD along BAD's first parents
+    """What the commit phase found. ``chain`` and ``bisection`` are those of the
+    last line bisected: BAD's first-parent line, or the merged branch followed
+    last (``followed`` names the merges whose branches were followed, outermost first)."""
+
+    chain: tuple[str, ...]          # GOOD, ..., BAD along BAD's first parents (or a branch's)
     bisection: Bisection
     commits: dict[str, CommitInfo]  # metadata of the commits the report names
     hunk_range: tuple[str, str]     # (passing, failing): what the hunk phase searches
     range_records: tuple[TestRecord, TestRecord]  # their test records (PASS, FAIL)
     combination: bool               # the first bad commit is a merge of passing branches
     shown: str                      # the first bad commit as `git show --stat` prints it
+    followed: tuple[str, ...] = ()  # merges whose failing branch was bisected, outermost first
+    between: int = -1               # commits in GOOD..BAD, BAD excluded, branches included
+    tested: int = -1                # commits this phase really tested (every line, merges)
 
     @property
     def last_good(self) -> str:
