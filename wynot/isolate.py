@@ -20,6 +20,7 @@ from wynot.analysis.grouping import Plan, make_plan, scope
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
+from wynot.carry import Carried, carry_answer
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
@@ -75,6 +76,7 @@ class _HunkAnswer:
     chosen: frozenset[int]
     roles: dict[int, str]
     minimal: bool
+    carried: Carried | None = None  # the answer carried onto GOOD (when found elsewhere)
 
 
 def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
@@ -105,7 +107,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         answer = None
         if request.strategy != "commits":
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise)
+                                 progress, premise, good)
     finally:
         cache.close()
         log.close()
@@ -117,11 +119,24 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         return base
     changes = tuple(c for c in answer.diff.changes if c.id in answer.chosen)
     origins = _origins(info.toplevel, answer.diff, changes)
+    patch, patch_base, note = _patch(info.toplevel, answer, good)
     return dataclasses.replace(
         base, diff=answer.diff, changes=changes, roles=answer.roles, minimal=answer.minimal,
-        patch=export_patch(info.toplevel, answer.diff.good,
-                           tree_states(answer.diff, answer.chosen)),
-        origins=origins)
+        patch=patch, patch_base=patch_base, patch_note=note, origins=origins)
+
+
+def _patch(repo: Path, answer: _HunkAnswer, good: str) -> tuple[bytes, str, str]:
+    """(patch, the commit it applies to, why that is not GOOD). A patch that does not
+    apply to GOOD says so in a first line, which ``git apply`` skips."""
+    carried = answer.carried
+    if carried is not None and carried.states is not None:
+        return export_patch(repo, good, carried.states), good, ""
+    low = answer.diff.good
+    patch = export_patch(repo, low, tree_states(answer.diff, answer.chosen))
+    if carried is None:
+        return patch, low, ""
+    header = (f"wynot: this patch applies to {low}, not to GOOD {good}: {carried.note}\n\n")
+    return header.encode() + patch, low, carried.note
 
 
 def _origins(repo: Path, diff: Diff,
@@ -141,8 +156,9 @@ def _origins(repo: Path, diff: Diff,
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None) -> _HunkAnswer:
-    """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
+                premise: tuple[TestRecord, TestRecord] | None, onto: str) -> _HunkAnswer:
+    """Search the hunks of good..bad: dd+, standalone answer, labels, verification;
+    then, when ``good`` is not GOOD (``onto``), carry the answer onto GOOD."""
     diff = read_diff(repo, good, bad, context=request.context)
     if not diff.changes:
         raise PremiseError(f"no differences between {request.good} and {request.bad}")
@@ -200,7 +216,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             raise UnfinishedError(
                 f"the {len(chosen)} changes found did not fail when tested again on their "
                 f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
-    return _HunkAnswer(diff, chosen, roles, minimal)
+        carried = carry_answer(tester, onto, diff, chosen) if onto != good else None
+    return _HunkAnswer(diff, chosen, roles, minimal, carried)
 
 
 def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:

@@ -59,6 +59,9 @@ def render_text(result: Result, *, color: bool) -> str:
         lines.append("")
     if result.diff is not None:
         lines.append(style(f"wynot: {_verdict(result)}", bold=True))
+        if not result.patch_on_good:
+            lines.append(f"wynot: the patch applies to {result.patch_base[:12]}, not to GOOD: "
+                         f"{result.patch_note}")
         lines.append("")
         for fd, changes in _by_file(result):
             lines.append(style(f"--- {_path('a/', fd.old_path)}", bold=True))
@@ -76,10 +79,15 @@ def _verdict(result: Result) -> str:
     count = len(result.changes)
     noun = "change" if count == 1 else "changes"
     they = "it fails" if count == 1 else "they fail"
+    where = "GOOD"
+    if result.diff is not None and result.diff.good != result.good:
+        low = result.diff.good[:12]
+        where = (f"{low} and, carried over, to GOOD" if result.patch_on_good
+                 else f"{low} (the patch applies there, not to GOOD)")
     if result.verified and result.minimal:
-        return f"{count} failure-inducing {noun}, verified: applied alone to GOOD, {they}"
+        return f"{count} failure-inducing {noun}, verified: applied alone to {where}, {they}"
     if result.verified:
-        return (f"{count} {noun} that make GOOD fail (NOT minimal: the search was "
+        return (f"{count} {noun} that make {where} fail (NOT minimal: the search was "
                 "stopped before it finished)")
     return f"{count} {noun} (not verified)"
 
@@ -169,6 +177,8 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
         "verified": result.verified,
         "total_changes": len(result.diff.changes) if result.diff is not None else None,
         "changes": [_change_json(c, result) for c in result.changes],
+        "patch": {"base": result.patch_base or result.good, "on_good": result.patch_on_good,
+                  "note": result.patch_note or None},
         "tests": [
             {"number": t.number, "phase": t.phase, "outcome": t.outcome.value,
              "reason": t.reason, "duration": round(t.duration, 3), "source": t.source,

@@ -122,8 +122,14 @@ class Result:
     patch: bytes
     run_dir: Path
     commit_phase: CommitPhase | None = None
+    patch_base: str = ""  # the commit ``patch`` applies to ("" or GOOD: GOOD)
+    patch_note: str = ""  # why the patch does not apply to GOOD
     # change id -> the commits that made it, most lines first
     origins: dict[int, tuple[Origin, ...]] = field(default_factory=dict)
+
+    @property
+    def patch_on_good(self) -> bool:
+        return self.patch_base in ("", self.good)
 
     @property
     def verified(self) -> bool:

@@ -9,12 +9,12 @@ UNRESOLVED from known dependencies, or could not be written (path conflict).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.resolve import is_construction_failure
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
-from wynot.changes import Diff
+from wynot.changes import Diff, FileState
 from wynot.outcome import Outcome
 from wynot.patch import PathConflict, tree_states
 from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
@@ -89,6 +89,18 @@ class Tester:
             self.cache.put(key, (), CachedOutcome(record.outcome, record.reason,
                                                   record.duration, record.output))
         return self._add(record)
+
+    def run_tree(self, commit: str, states: Mapping[str, FileState | None], phase: str,
+                 ids: frozenset[int]) -> TestRecord:
+        """Test ``commit`` with ``states`` written over it, never from the cache (the
+        answer carried onto GOOD). Raises UnsafePath when a state cannot be written."""
+        number = len(self.records) + 1
+        output = self.log.output_path(number)
+        self.worktree.checkout(commit)
+        self.worktree.apply(states)
+        result = run_configuration(self.worktree.root, self.commands, output)
+        return self._add(TestRecord(number, phase, ids, result.outcome, result.reason.value,
+                                    result.duration, str(output), RAN, commit=commit))
 
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)
