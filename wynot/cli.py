@@ -37,11 +37,31 @@ Every option can also be set as WYNOT_<OPTION>, e.g. WYNOT_TIMEOUT=60.
 
 
 class _WynotCommand(click.Command):
-    """Remembers whether the user separated COMMAND with ``--``."""
+    """Remembers whether (and where) the user separated COMMAND with ``--``; shows
+    the ``--`` in the usage line."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["wynot.separator"] = "--" in args
+        if "--" in args:
+            _require_revisions(self, ctx, args[:args.index("--")])
         return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return ["[OPTIONS]", "GOOD", "BAD", "--", "COMMAND", "[ARGS]..."]
+
+
+def _require_revisions(command: click.Command, ctx: click.Context, before: list[str]) -> None:
+    """GOOD and BAD must come before the ``--``: else name what is missing (rather
+    than take the test command's first word for a revision)."""
+    try:
+        values, _, _ = command.make_parser(ctx).parse_args(list(before))
+    except click.UsageError:
+        return  # the real parse reports it
+    given = [name for name in ("good", "bad") if isinstance(values.get(name), str)]
+    if len(given) < 2:
+        missing = "BAD is" if given else "GOOD and BAD are"
+        raise click.UsageError(f"{missing} missing: give both before the --, e.g. "
+                               "wynot GOOD BAD -- make test", ctx)
 
 
 @click.command(
@@ -125,8 +145,28 @@ def wynot(
     if not ctx.meta.get("wynot.separator"):
         raise click.UsageError(
             "separate the test command with --, e.g. wynot GOOD BAD -- make test")
+    _check_patch_path(opts["patch"])
     code = _run(good, bad, command, opts)
     ctx.exit(int(code))
+
+
+def _check_patch_path(path: Path | None) -> None:
+    """Refuse, before the search, a --patch path that cannot be written."""
+    if path is None:
+        return
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        reason = "it is a directory"
+    elif path.exists() and not os.access(path, os.W_OK):
+        reason = "the file is not writable"
+    elif not path.exists() and not parent.is_dir():
+        reason = f"{parent} is not a directory"
+    elif not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        reason = f"{parent} is not writable"
+    else:
+        return
+    raise click.BadParameter(f"cannot write the patch to {path}: {reason}",
+                             param_hint="'--patch'")
 
 
 def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]) -> ExitCode:
@@ -206,7 +246,9 @@ def _print_progress(event: TestRecord | str) -> None:
     if event.source == PREDICTED:
         return  # free, and there can be thousands; the summary counts them
     source = "" if event.ran else f", {event.source}"
-    what = f"commit {event.commit[:12]}" if event.commit else f"{len(event.ids):>5} changes"
+    size = len(event.ids)
+    what = (f"commit {event.commit[:12]}" if event.commit
+            else f"{size:>5} {'change' if size == 1 else 'changes'}")
     click.echo(
         f"wynot: test {event.number:>3} [{event.phase}] {what}: "
         f"{event.outcome.name} ({event.reason}, {event.duration:.1f} s{source})",

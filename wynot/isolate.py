@@ -43,6 +43,7 @@ from wynot.result import (
     Progress,
     Result,
     TestRecord,
+    plural,
 )
 from wynot.runner import Commands
 from wynot.tester import Tester
@@ -163,7 +164,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     if not diff.changes:
         raise PremiseError(f"no differences between {request.good} and {request.bad}")
     check_reproduces(diff)
-    progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
+    progress(f"{plural(len(diff.changes), 'change')} in {plural(len(diff.files), 'file')} between "
              f"{good[:12]} and {bad[:12]}")
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     by_file = {fd.index: file_symbols(fd) for fd in diff.files}
@@ -209,13 +210,13 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                 chosen, roles = _label(tester, chosen, stop, oracle.deps, found)
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "
-                                f"{len(stopped.best)} changes")
+                                f"{plural(len(stopped.best), 'change')}")
                 chosen, minimal = frozenset(stopped.best), False
         verdict = tester.run(chosen, "verify", use_cache=False)
         if verdict.outcome is not Outcome.FAIL:
             raise UnfinishedError(
-                f"the {len(chosen)} changes found did not fail when tested again on their "
-                f"own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
+                f"the answer ({plural(len(chosen), 'change')}) did not fail when tested again "
+                f"on its own ({verdict.reason}); the test may be flaky. Output: {verdict.output}")
         carried = carry_answer(tester, onto, diff, chosen) if onto != good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
 
@@ -243,7 +244,7 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
                         keep_passing=keep_passing)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
-                        f"{len(stopped.best)} changes")
+                        f"{plural(len(stopped.best), 'change')}")
         return frozenset(stopped.best), False
     if found == everything and any(r.phase == "search" and r.source in (RAN, CACHED)
                                    for r in tester.records):
@@ -280,7 +281,8 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozen
             oracle(closed)
         around = _smallest_failing_superset(tester, chosen) or frozenset(plan.order)
         rest = [c for c in plan.order if c in around and c not in chosen]
-        tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
+        tester.progress(f"the answer so far ({plural(len(chosen), 'change')}) needs context to "
+                        f"fail; searching "
                         f"the {len(rest)} others of the smallest failing configuration "
                         f"that contains them")
         chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,

@@ -20,6 +20,7 @@ from wynot.result import (
     CommitPhase,
     Origin,
     Result,
+    plural,
 )
 
 JSON_SCHEMA_VERSION = 2
@@ -35,9 +36,9 @@ def summary_line(result: Result) -> str:
     sources = Counter(t.source for t in result.tests)
     parts = []
     if result.diff is not None:
-        parts.append(f"{len(result.changes)} of {len(result.diff.changes)} changes")
+        parts.append(f"{len(result.changes)} of {plural(len(result.diff.changes), 'change')}")
     per_phase = ", ".join(f"{p} {phases[p]}" for p in PHASES if phases[p])
-    parts.append(f"{len(real)} tests run ({per_phase}): {by_outcome[Outcome.PASS]} pass, "
+    parts.append(f"{plural(len(real), 'test')} run ({per_phase}): {by_outcome[Outcome.PASS]} pass, "
                  f"{by_outcome[Outcome.FAIL]} fail, {by_outcome[Outcome.UNRESOLVED]} unresolved")
     for source, words in ((PREDICTED, "predicted unresolved without running"),
                           (CONFLICT, "not writable (path conflicts)"),
@@ -121,7 +122,24 @@ def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
 
 
 def _path(prefix: str, path: str | None) -> str:
-    return "/dev/null" if path is None else prefix + path
+    """A path as git prints it in ``---``/``+++`` lines: C-quoted when it holds a
+    control character, a double quote or a backslash (bytes above 127 stay as they are)."""
+    if path is None:
+        return "/dev/null"
+    name = prefix + path
+    if not any(ch in _C_ESCAPES or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        return name
+    return '"' + _escape(name) + '"'
+
+
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
+              "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def _escape(text: str) -> str:
+    """Control characters, '"' and '\\' as git's C-style escapes (octal when no letter)."""
+    return "".join(_C_ESCAPES.get(ch) or (f"\\{ord(ch):03o}" if ord(ch) < 0x20 or ord(ch) == 0x7F
+                                          else ch) for ch in text)
 
 
 def _role_line(result: Result, change: Change) -> str:
@@ -129,10 +147,26 @@ def _role_line(result: Result, change: Change) -> str:
     if role == CAUSE:
         what = "cause: without it the test passes"
     elif role is not None:
-        what = "context: without it the test cannot run (needed to build)"
+        what = f"context: without it {_without(result, change)}"
     else:
         what = "not labelled"
-    return f"# {change.label} - {what}{_origin_text(result.origins.get(change.id, ()))}"
+    label = "".join(_escape(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F else ch
+                    for ch in change.label)
+    return f"# {label} - {what}{_origin_text(result.origins.get(change.id, ()))}"
+
+
+def _without(result: Result, change: Change) -> str:
+    """Why the answer without ``change`` cannot be judged, from its label test."""
+    rest = frozenset(c.id for c in result.changes) - {change.id}
+    record = next((t for t in reversed(result.tests) if t.ids == rest and not t.commit
+                   and t.outcome is Outcome.UNRESOLVED), None)
+    if record is None or "build" in record.reason:  # "build failed", "did not build (...)"
+        return "the test cannot run (needed to build)"
+    if record.source == CONFLICT:
+        return "the configuration cannot be written (a path conflict)"
+    if record.source == PREDICTED:
+        return f"the test cannot run ({record.reason})"
+    return f"the test cannot judge ({record.reason})"
 
 
 def _origin_text(origins: tuple[Origin, ...]) -> str:
@@ -144,10 +178,6 @@ def _origin_text(origins: tuple[Origin, ...]) -> str:
     parts = [f"{o.commit.short} {o.commit.subject}, {plural(o.lines, 'line')}" for o in origins]
     return " (from " + "; ".join(parts) + ")"
 
-
-def plural(count: int, noun: str) -> str:
-    """'1 change', '2 changes'."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _by_file(result: Result) -> list[tuple[FileDiff, list[Change]]]:

@@ -136,6 +136,11 @@ class Result:
         return any(t.phase == "verify" and t.outcome is Outcome.FAIL for t in self.tests)
 
 
+def plural(count: int, noun: str) -> str:
+    """'1 change', '2 changes': counts in every message wynot prints."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def read_output(path: Path) -> str:
     try:
         return path.read_bytes().decode("utf-8", errors="replace")
