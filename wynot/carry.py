@@ -19,6 +19,7 @@ from pathlib import Path
 from wynot.changes import Diff, FileState
 from wynot.diffread import read_blobs
 from wynot.errors import GitError
+from wynot.export import export_patch
 from wynot.git import git
 from wynot.outcome import Outcome
 from wynot.patch import side_states, tree_states
@@ -142,3 +143,18 @@ def carry_answer(tester: Tester, onto: str, diff: Diff, chosen: frozenset[int]) 
         return Carried(None, f"carried onto GOOD it does not fail ({record.reason}): it needs "
                              f"changes made between GOOD and {diff.good[:12]}")
     return Carried(states)
+
+
+def answer_patch(repo: Path, diff: Diff, chosen: frozenset[int], carried: Carried | None,
+                 good: str) -> tuple[bytes, str, str]:
+    """(patch, the commit it applies to, why that is not GOOD) for the answer ``chosen``
+    of ``diff``. ``carried`` is None when ``diff`` starts at GOOD. A patch that does not
+    apply to GOOD says so in a first line, which ``git apply`` skips."""
+    if carried is not None and carried.states is not None:
+        return export_patch(repo, good, carried.states), good, ""
+    low = diff.good
+    patch = export_patch(repo, low, tree_states(diff, chosen))
+    if carried is None:
+        return patch, low, ""
+    header = f"wynot: this patch applies to {low}, not to GOOD {good}: {carried.note}\n\n"
+    return header.encode() + patch, low, carried.note

@@ -15,9 +15,23 @@ import git as gitpython
 
 from wynot.changes import Change, ChangeKind, Diff, FileState, Hunk
 from wynot.git import git
-from wynot.result import CommitInfo
+from wynot.result import CommitInfo, Origin
 
 _TYPE_MASK, _REGULAR_TYPE = 0o170000, 0o100000
+
+
+def origins(repo: Path, diff: Diff, changes: Sequence[Change]) -> dict[int, tuple[Origin, ...]]:
+    """The commits that made each change (see :func:`attribute`): most lines first, then
+    commits before merges (a merge that only carries a branch's removal over), then oldest."""
+    credits = attribute(repo, diff, changes)
+    infos = commit_infos(repo, {sha for per in credits.values() for sha in per})
+    return {
+        cid: tuple(sorted((Origin(infos[sha], added, removed)
+                           for sha, (added, removed) in per.items()),
+                          key=lambda o: (-o.lines, o.commit.is_merge, o.commit.date,
+                                         o.commit.sha)))
+        for cid, per in credits.items()
+    }
 
 
 def first_parent_chain(repo: Path, good: str, bad: str) -> list[str] | None:

@@ -20,15 +20,14 @@ from wynot.analysis.grouping import Plan, make_plan, scope
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
-from wynot.carry import Carried, carry_answer
-from wynot.changes import Change, Diff
+from wynot.carry import Carried, answer_patch, carry_answer
+from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
 from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError
-from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
-from wynot.history import attribute, commit_infos, count_between, first_parent_chain
+from wynot.history import count_between, first_parent_chain, origins
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.patch import check_reproduces, tree_states
@@ -39,7 +38,6 @@ from wynot.result import (
     CONTEXT,
     RAN,
     CommitPhase,
-    Origin,
     Progress,
     Result,
     TestRecord,
@@ -119,40 +117,12 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     if answer is None:
         return base
     changes = tuple(c for c in answer.diff.changes if c.id in answer.chosen)
-    origins = _origins(info.toplevel, answer.diff, changes)
-    patch, patch_base, note = _patch(info.toplevel, answer, good)
+    patch, patch_base, note = answer_patch(info.toplevel, answer.diff, answer.chosen,
+                                           answer.carried, good)
     return dataclasses.replace(
         base, diff=answer.diff, changes=changes, roles=answer.roles, minimal=answer.minimal,
-        patch=patch, patch_base=patch_base, patch_note=note, origins=origins)
-
-
-def _patch(repo: Path, answer: _HunkAnswer, good: str) -> tuple[bytes, str, str]:
-    """(patch, the commit it applies to, why that is not GOOD). A patch that does not
-    apply to GOOD says so in a first line, which ``git apply`` skips."""
-    carried = answer.carried
-    if carried is not None and carried.states is not None:
-        return export_patch(repo, good, carried.states), good, ""
-    low = answer.diff.good
-    patch = export_patch(repo, low, tree_states(answer.diff, answer.chosen))
-    if carried is None:
-        return patch, low, ""
-    header = (f"wynot: this patch applies to {low}, not to GOOD {good}: {carried.note}\n\n")
-    return header.encode() + patch, low, carried.note
-
-
-def _origins(repo: Path, diff: Diff,
-             changes: tuple[Change, ...]) -> dict[int, tuple[Origin, ...]]:
-    """The commits that made each change of the answer: most lines first, then
-    commits before merges (a merge that only carries a branch's removal over), then oldest."""
-    credits = attribute(repo, diff, changes)
-    infos = commit_infos(repo, {sha for per in credits.values() for sha in per})
-    return {
-        cid: tuple(sorted((Origin(infos[sha], added, removed)
-                           for sha, (added, removed) in per.items()),
-                          key=lambda o: (-o.lines, o.commit.is_merge, o.commit.date,
-                                         o.commit.sha)))
-        for cid, per in credits.items()
-    }
+        patch=patch, patch_base=patch_base, patch_note=note,
+        origins=origins(info.toplevel, answer.diff, changes))
 
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
