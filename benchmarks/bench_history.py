@@ -97,12 +97,17 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.samples.split(","):
             print(f"{name} ...", file=sys.stderr, flush=True)
             rows.append(measure(name, wynot, Path(tmp)))
+    print_table(rows)
+    return 0
+
+
+def print_table(rows: list[dict[str, str]]) -> None:
+    """Rows as a Markdown table, columns in the first row's order."""
     columns = list(rows[0])
     print("| " + " | ".join(columns) + " |")
     print("| " + " | ".join("---" for _ in columns) + " |")
     for row in rows:
         print("| " + " | ".join(row[c] for c in columns) + " |")
-    return 0
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_history import git_bisect_run  # noqa: E402
+from bench_history import git_bisect_run, print_table  # noqa: E402
 
 TEST = ["sh", "-c", "grep -q 1 value.txt"]
 
@@ -126,11 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="wynot-bench-merges-") as tmp:
         rows = [measure(name, shlex.split(args.wynot), Path(tmp)) for name in ("flat", "nested")]
-    columns = list(rows[0])
-    print("| " + " | ".join(columns) + " |")
-    print("| " + " | ".join("---" for _ in columns) + " |")
-    for row in rows:
-        print("| " + " | ".join(row[c] for c in columns) + " |")
+    print_table(rows)
     return 0
 
 

@@ -94,3 +94,18 @@ def test_report_and_json_list_every_commit_of_a_change(history: GitRepo) -> None
     lint_sha = history.text("rev-parse", "bad")[:12]
     assert (f"# new.txt (add) - cause: without it the test passes (from {add_sha} add new "
             f"file, 9 lines; {lint_sha} Linter fixes, 1 line)") in text
+
+
+def test_a_removal_taken_in_by_a_merge_is_credited_to_the_branch_commit(make_repo) -> None:
+    from test_history import _merge
+    repo = make_repo("merged-removal")
+    base = repo.commit({"f.txt": lines("x", "y", "z"), "other.txt": b"0\n"}, "base")
+    repo.git("tag", "good")
+    repo.commit({"f.txt": lines("x", "z"), "other.txt": b"0\n"}, "branch: drop y")
+    branch = repo.text("rev-parse", "HEAD")
+    repo.git("reset", "-q", "--hard", base)
+    main = repo.commit({"f.txt": lines("x", "y", "z"), "other.txt": b"1\n"}, "main: edit other")
+    _merge(repo, main, branch, {"f.txt": lines("x", "z"), "other.txt": b"1\n"}, "merge branch")
+    repo.git("tag", "bad")
+    by_label = credited(repo)
+    assert by_label["f.txt:-1,3"] == {"branch: drop y": (0, 1)}

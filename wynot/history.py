@@ -13,7 +13,8 @@ from pathlib import Path
 
 import git as gitpython
 
-from wynot.changes import Change, ChangeKind, Diff, FileState, Hunk
+from wynot.analysis.symbols import _changed_lines as changed_lines
+from wynot.changes import Change, ChangeKind, Diff, FileState
 from wynot.git import git
 from wynot.result import CommitInfo, Origin
 
@@ -99,6 +100,7 @@ def show_commit(repo: Path, sha: str) -> str:
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40,64}) \d+ (\d+)")
 _MANY_RANGES = 2000  # beyond this many -L ranges, one blame of the whole file
 _TEXT_PROBE = 8000  # git's binary test: a NUL byte among the first 8000 bytes
+_MERGE_DEPTH = 3  # merges followed to find who removed a line
 
 Credits = dict[int, dict[str, tuple[int, int]]]  # change id -> sha -> (added, removed)
 
@@ -132,12 +134,11 @@ def attribute(repo: Path, diff: Diff, changes: Sequence[Change]) -> Credits:
     for path, lines in added.items():
         for line, sha in _blame(repo, span, path, lines, reverse=False).items():
             _credit(credits, lines[line], sha, 1, 0)
-    children = _children(repo, span) if removed else {}
+    graph = _Graph(repo, span) if removed else None
     for path, lines in removed.items():
-        for line, last in _blame(repo, span, path, lines, reverse=True).items():
-            remover = children.get(last)
-            if remover is not None:
-                _credit(credits, lines[line], remover, 0, 1)
+        assert graph is not None
+        for line, remover in graph.removers(diff.good, diff.bad, path, lines).items():
+            _credit(credits, lines[line], remover, 0, 1)
     return credits
 
 
@@ -151,7 +152,9 @@ def _changed_lines(change: Change, old: FileState | None,
                    new: FileState | None) -> tuple[list[int], list[int]]:
     """(lines added in BAD's file, lines removed from GOOD's file), 1-based."""
     if change.kind is ChangeKind.HUNK and change.hunk is not None:
-        return _hunk_lines(change.hunk)
+        hunk = change.hunk
+        removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+        return sorted(added), sorted(removed)
     if change.kind is ChangeKind.ADD and _is_text(new):
         assert new is not None
         return list(range(1, _count_lines(new.data) + 1)), []
@@ -159,24 +162,6 @@ def _changed_lines(change: Change, old: FileState | None,
         assert old is not None
         return [], list(range(1, _count_lines(old.data) + 1))
     return [], []
-
-
-def _hunk_lines(hunk: Hunk) -> tuple[list[int], list[int]]:
-    """The new-side numbers of a hunk's '+' lines and the old-side numbers of its '-' lines."""
-    added: list[int] = []
-    removed: list[int] = []
-    old_line, new_line = hunk.old_start, hunk.new_start  # a 0 length has no such lines
-    for line in hunk.text.split("\n")[1:]:
-        if line.startswith("+"):
-            added.append(new_line)
-            new_line += 1
-        elif line.startswith("-"):
-            removed.append(old_line)
-            old_line += 1
-        elif line.startswith(" "):
-            old_line += 1
-            new_line += 1
-    return added, removed
 
 
 def _is_text(state: FileState | None) -> bool:
@@ -229,20 +214,59 @@ def _ranges(lines: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _children(repo: Path, span: str) -> dict[str, str]:
-    """Each commit of ``span`` (or its bottom) -> its child in the range.
+class _Graph:
+    """The commits of a range with their parents and children, to find who removed a line."""
 
-    A commit with several children maps to the one that has it as first
-    parent (the line of history BAD was built on), else to the oldest.
-    """
-    out = os.fsdecode(git(repo, "rev-list", "--parents", "--reverse", "--topo-order", span))
-    first_parent: dict[str, str] = {}
-    other: dict[str, str] = {}
-    for row in out.splitlines():
-        child, *parents = row.split()
-        for number, parent in enumerate(parents):
-            (other if number else first_parent).setdefault(parent, child)
-    return {**other, **first_parent}
+    def __init__(self, repo: Path, span: str) -> None:
+        self.repo = repo
+        out = os.fsdecode(git(repo, "rev-list", "--parents", "--reverse", "--topo-order",
+                              span))
+        self.parents: dict[str, list[str]] = {}
+        self.children: dict[str, list[str]] = {}
+        for row in out.splitlines():
+            child, *parents = row.split()
+            self.parents[child] = parents
+            for number, parent in enumerate(parents):
+                siblings = self.children.setdefault(parent, [])
+                siblings.insert(len(siblings) if number else 0, child)  # first-parent first
+
+    def removers(self, good: str, tip: str, path: str, lines: Iterable[int],
+                 depth: int = 0) -> dict[int, str]:
+        """GOOD's line -> the commit of good..tip that removed it.
+
+        ``git blame --reverse`` names the last commit that had the line; a
+        child of it removed it (when there are several, the one whose own
+        reverse blame still ends at that commit). When the remover is a merge,
+        the merge only took the removal from another parent: the removal is
+        looked for on that parent's side (a few merges deep).
+        """
+        by_holder: dict[str, list[int]] = {}
+        for line, holder in _blame(self.repo, f"{good}..{tip}", path, lines,
+                                   reverse=True).items():
+            if holder != tip and self.children.get(holder):
+                by_holder.setdefault(holder, []).append(line)
+        found: dict[int, str] = {}
+        via_merge: dict[str, list[int]] = {}  # another parent of the merge -> its lines
+        for holder, held in by_holder.items():
+            for line, remover in self._child_removing(good, holder, path, held).items():
+                found[line] = remover
+                others = [p for p in self.parents[remover] if p != holder]
+                if others and depth < _MERGE_DEPTH:
+                    via_merge.setdefault(others[0], []).append(line)
+        for parent, merged in via_merge.items():
+            found.update(self.removers(good, parent, path, merged, depth + 1))
+        return found
+
+    def _child_removing(self, good: str, holder: str, path: str,
+                        lines: list[int]) -> dict[int, str]:
+        """Which child of ``holder`` lacks each line (first-parent child by default)."""
+        children = self.children[holder]
+        found = dict.fromkeys(lines, children[0])
+        if len(children) > 1:
+            for child in reversed(children):
+                ended = _blame(self.repo, f"{good}..{child}", path, lines, reverse=True)
+                found.update({line: child for line, last in ended.items() if last == holder})
+        return found
 
 
 def _newest_touching(repo: Path, diff: Diff, path: str) -> str | None:

@@ -160,13 +160,11 @@ def _without(result: Result, change: Change) -> str:
     rest = frozenset(c.id for c in result.changes) - {change.id}
     record = next((t for t in reversed(result.tests) if t.ids == rest and not t.commit
                    and t.outcome is Outcome.UNRESOLVED), None)
-    if record is None or "build" in record.reason:  # "build failed", "did not build (...)"
-        return "the test cannot run (needed to build)"
-    if record.source == CONFLICT:
+    if record is not None and record.source == CONFLICT:
         return "the configuration cannot be written (a path conflict)"
-    if record.source == PREDICTED:
-        return f"the test cannot run ({record.reason})"
-    return f"the test cannot judge ({record.reason})"
+    if record is not None and record.reason.startswith("timed out"):
+        return "the test times out"
+    return "the test cannot run (needed to build)"  # build failed, exit 125, import error
 
 
 def _origin_text(origins: tuple[Origin, ...]) -> str:
