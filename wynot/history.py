@@ -247,8 +247,11 @@ class _Graph:
                 by_holder.setdefault(holder, []).append(line)
         found: dict[int, str] = {}
         via_merge: dict[str, list[int]] = {}  # another parent of the merge -> its lines
+        reach: set[str] | None = None
+        if any(len(self.children[holder]) > 1 for holder in by_holder):
+            reach = set(os.fsdecode(git(self.repo, "rev-list", f"{good}..{tip}")).split())
         for holder, held in by_holder.items():
-            for line, remover in self._child_removing(good, holder, path, held).items():
+            for line, remover in self._child_removing(good, holder, path, held, reach).items():
                 found[line] = remover
                 others = [p for p in self.parents[remover] if p != holder]
                 if others and depth < _MERGE_DEPTH:
@@ -257,13 +260,19 @@ class _Graph:
             found.update(self.removers(good, parent, path, merged, depth + 1))
         return found
 
-    def _child_removing(self, good: str, holder: str, path: str,
-                        lines: list[int]) -> dict[int, str]:
-        """Which child of ``holder`` lacks each line (first-parent child by default)."""
-        children = self.children[holder]
+    def _child_removing(self, good: str, holder: str, path: str, lines: list[int],
+                        reach: set[str] | None) -> dict[int, str]:
+        """Which child of ``holder`` (among those in ``reach``) lacks each line; of
+        several, a commit before a merge (which may only have taken the removal in),
+        and the first-parent child before the others."""
+        children = [c for c in self.children[holder] if reach is None or c in reach]
+        if not children:
+            return {}
         found = dict.fromkeys(lines, children[0])
         if len(children) > 1:
-            for child in reversed(children):
+            ranked = sorted(children, key=lambda c: (len(self.parents[c]) == 1,
+                                                     c == children[0]))
+            for child in ranked:  # the last to claim a line keeps it
                 ended = _blame(self.repo, f"{good}..{child}", path, lines, reverse=True)
                 found.update({line: child for line, last in ended.items() if last == holder})
         return found
