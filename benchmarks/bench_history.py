@@ -7,7 +7,7 @@ For each history sample (built with sample_repos/make_repo.py into a temporary
 folder), runs `git bisect run` with the sample's test in a clone, then
 `wynot --json --no-cache good bad -- TEST` in the repository, and prints one row:
 
-    commits       commits in good..bad (first parent)
+    commits       commits in good..bad, BAD excluded, merged branches included
     bisect tests  commits `git bisect run` marked good, bad or skip (read from `git bisect log`)
     wynot commit  tests wynot's commit phase ran
     wynot total   every test wynot ran: premise, commits, hunk search, labels, verification
