@@ -23,8 +23,8 @@ from wynot.result import (
     plural,
 )
 
-JSON_SCHEMA_VERSION = 2
-PHASES = ("premise", "commits", "search", "label", "verify")
+JSON_SCHEMA_VERSION = 2  # docs/schema/report-v2.json
+PHASES = ("premise", "commits", "search", "label", "verify", "revert")
 Style = Callable[..., str]
 
 

@@ -17,7 +17,16 @@ from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff, FileState
 from wynot.outcome import Outcome
 from wynot.patch import PathConflict, tree_states
-from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord, read_output
+from wynot.result import (
+    CACHED,
+    CONFLICT,
+    PREDICTED,
+    RAN,
+    Progress,
+    TestRecord,
+    TestStarted,
+    read_output,
+)
 from wynot.runner import Commands, Reason, run_configuration
 from wynot.worktree import ScratchWorktree, UnsafePath
 
@@ -82,6 +91,7 @@ class Tester:
                                         commit=sha))
         output = self.log.output_path(number)
         self.worktree.checkout(sha)
+        self.progress(TestStarted(number, phase, 0, sha))
         result = run_configuration(self.worktree.root, self.commands, output)
         record = TestRecord(number, phase, frozenset(), result.outcome, result.reason.value,
                             result.duration, str(output), RAN, commit=sha)
@@ -124,6 +134,7 @@ class Tester:
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
                               0.0, str(output), CONFLICT, resolving)
+        self.progress(TestStarted(number, phase, len(ids)))
         result = run_configuration(self.worktree.root, self.commands, output)
         outcome, reason = result.outcome, result.reason.value
         if (self.build_errors is not None and outcome is Outcome.FAIL
