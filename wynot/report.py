@@ -95,8 +95,8 @@ def _verdict(result: Result) -> str:
 
 def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
     """The commit phase's result, worded as git bisect words it."""
-    lines = [style(f"wynot: commit phase: {plural(phase.between, 'commit')} between GOOD and "
-                   f"BAD, {phase.tested} tested", bold=True)]
+    lines = [style(f"wynot: commit phase: {plural(phase.commit_count, 'commit')} between GOOD "
+                   f"and BAD, {phase.test_count} tested", bold=True)]
     for followed in phase.followed:
         info = phase.commits.get(followed)
         lines.append(f"wynot: {followed[:12]} {info.subject if info else ''} is a merge whose "
@@ -221,8 +221,8 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
     if result.commit_phase is not None:
         phase = result.commit_phase
         report["commit_phase"] = {
-            "commits": phase.between,
-            "tested": phase.tested,
+            "commits": phase.commit_count,
+            "tested": phase.test_count,
             "exact": phase.bisection.exact,
             "last_good": _commit_json(phase.commits.get(phase.last_good), phase.last_good),
             "first_bad": _commit_json(phase.commits.get(phase.first_bad), phase.first_bad),

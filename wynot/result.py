@@ -107,6 +107,16 @@ class CommitPhase:
     tested: int = -1                # commits this phase really tested (every line, merges)
 
     @property
+    def commit_count(self) -> int:
+        """Commits between GOOD and BAD (the chain's, when ``between`` is not known)."""
+        return self.between if self.between >= 0 else len(self.chain) - 2
+
+    @property
+    def test_count(self) -> int:
+        """Commit tests of the phase (the bisection's, when ``tested`` is not known)."""
+        return self.tested if self.tested >= 0 else len(self.bisection.tested)
+
+    @property
     def last_good(self) -> str:
         return self.chain[self.bisection.last_good]
 
@@ -134,10 +144,10 @@ class Result:
     patch: bytes
     run_dir: Path
     commit_phase: CommitPhase | None = None
-    patch_base: str = ""  # the commit ``patch`` applies to ("" or GOOD: GOOD)
-    patch_note: str = ""  # why the patch does not apply to GOOD
     # change id -> the commits that made it, most lines first
     origins: dict[int, tuple[Origin, ...]] = field(default_factory=dict)
+    patch_base: str = ""  # the commit ``patch`` applies to ("" or GOOD: GOOD)
+    patch_note: str = ""  # why the patch does not apply to GOOD
 
     @property
     def patch_on_good(self) -> bool:

@@ -56,8 +56,8 @@ def status_of(result: Result | None, *, partial: bool = False) -> str:
     if result is None:
         return INCONCLUSIVE
     phase = result.commit_phase
-    narrowed = phase is not None and len(phase.chain) - 2 > 0 and (
-        phase.bisection.first_bad - phase.bisection.last_good < len(phase.chain) - 1)
+    narrowed = phase is not None and (bool(phase.followed) or len(phase.chain) - 2 > 0 and (
+        phase.bisection.first_bad - phase.bisection.last_good < len(phase.chain) - 1))
     if result.diff is not None:
         if not result.changes:
             return SUSPECT if narrowed else INCONCLUSIVE
