@@ -13,7 +13,7 @@ from pathlib import Path
 
 import git as gitpython
 
-from wynot.analysis.symbols import _changed_lines as changed_lines
+from wynot.analysis.lexical import changed_lines
 from wynot.changes import Change, ChangeKind, Diff, FileState
 from wynot.git import git
 from wynot.result import CommitInfo, Origin
