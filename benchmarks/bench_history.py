@@ -7,7 +7,7 @@ For each history sample (built with sample_repos/make_repo.py into a temporary
 folder), runs `git bisect run` with the sample's test in a clone, then
 `wynot --json --no-cache good bad -- TEST` in the repository, and prints one row:
 
-    commits       commits in good..bad (first parent)
+    commits       commits in good..bad, BAD excluded, merged branches included
     bisect tests  commits `git bisect run` marked good, bad or skip (read from `git bisect log`)
     wynot commit  tests wynot's commit phase ran
     wynot total   every test wynot ran: premise, commits, hunk search, labels, verification
@@ -97,12 +97,17 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.samples.split(","):
             print(f"{name} ...", file=sys.stderr, flush=True)
             rows.append(measure(name, wynot, Path(tmp)))
+    print_table(rows)
+    return 0
+
+
+def print_table(rows: list[dict[str, str]]) -> None:
+    """Rows as a Markdown table, columns in the first row's order."""
     columns = list(rows[0])
     print("| " + " | ".join(columns) + " |")
     print("| " + " | ".join("---" for _ in columns) + " |")
     for row in rows:
         print("| " + " | ".join(row[c] for c in columns) + " |")
-    return 0
 
 
 if __name__ == "__main__":

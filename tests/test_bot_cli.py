@@ -234,6 +234,6 @@ def test_progress_is_live_on_a_terminal_and_stdout_stays_json(
     assert json.loads(stdout)["status"] == "found"
     screen = drawn.decode("utf-8", "replace")
     assert "running test 1 [premise] commit" in screen
-    assert re.search(r"running test \d+ \[search\] 1 changes: 0\.\d s", screen)
+    assert re.search(r"running test \d+ \[search\] 1 change: 0\.\d s", screen)
     assert "tests done, about 1 left" in screen
     assert "wynot: test   3 [commits]" in screen  # finished tests still get a line

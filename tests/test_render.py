@@ -25,7 +25,7 @@ from wynot.render.info import (
 from wynot.render.json_report import failure_json, report_json
 from wynot.render.markdown import LIMIT, render_markdown
 from wynot.render.progress import Estimate, PlainProgress
-from wynot.result import CAUSE, CONTEXT, RAN, CommitInfo, CommitPhase, Result
+from wynot.result import CAUSE, CONTEXT, RAN, CommitInfo, CommitPhase, Origin, Result
 from wynot.result import TestRecord as Record
 
 SHA = {name: (name * 40)[:40] for name in "abcdef"}
@@ -68,7 +68,7 @@ def fixed_result(count: int = 3, body: str = " a\n-old\n+new\n b\n", *, causes: 
     roles = {i: CAUSE if i < causes else CONTEXT for i in range(count)}
     return Result(SHA["a"], SHA["d"], "good", "bad", diff, changes, roles, minimal,
                   tuple(tests), 1.5, b"patch", Path("/repo/.git/wynot/runs/1"),
-                  commit_phase, dict.fromkeys(range(count), AUTHOR))
+                  commit_phase, dict.fromkeys(range(count), (Origin(AUTHOR, 1, 1),)))
 
 
 def test_statuses_follow_what_the_result_proves() -> None:

@@ -53,12 +53,32 @@ is written report^{commit}):
 
 
 class _WynotCommand(click.Command):
-    """Remembers whether the user separated COMMAND with ``--``."""
+    """Remembers whether (and where) the user separated COMMAND with ``--``; shows
+    the ``--`` in the usage line."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["wynot.separator"] = "--" in args
         ctx.meta["wynot.argv"] = tuple(args)
+        if "--" in args:
+            _require_revisions(self, ctx, args[:args.index("--")])
         return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return ["[OPTIONS]", "GOOD", "BAD", "--", "COMMAND", "[ARGS]..."]
+
+
+def _require_revisions(command: click.Command, ctx: click.Context, before: list[str]) -> None:
+    """GOOD and BAD must come before the ``--``: else name what is missing (rather
+    than take the test command's first word for a revision)."""
+    try:
+        values, _, _ = command.make_parser(ctx).parse_args(list(before))
+    except click.UsageError:
+        return  # the real parse reports it
+    given = [name for name in ("good", "bad") if isinstance(values.get(name), str)]
+    if len(given) < 2:
+        missing = "BAD is" if given else "GOOD and BAD are"
+        raise click.UsageError(f"{missing} missing: give both before the --, e.g. "
+                               "wynot GOOD BAD -- make test", ctx)
 
 
 @click.command(
@@ -175,8 +195,29 @@ def wynot(
     if not ctx.meta.get("wynot.separator"):
         raise click.UsageError(
             "separate the test command with --, e.g. wynot GOOD BAD -- make test")
+    _check_patch_path(opts["patch"])
+    _check_patch_path(opts["revert_patch"], "--revert-patch")
     code = _run(good, bad, command, opts, ctx.meta.get("wynot.argv", ()))
     ctx.exit(int(code))
+
+
+def _check_patch_path(path: Path | None, option: str = "--patch") -> None:
+    """Refuse, before the search, a patch path that cannot be written."""
+    if path is None:
+        return
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        reason = "it is a directory"
+    elif path.exists() and not os.access(path, os.W_OK):
+        reason = "the file is not writable"
+    elif not path.exists() and not parent.is_dir():
+        reason = f"{parent} is not a directory"
+    elif not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        reason = f"{parent} is not writable"
+    else:
+        return
+    raise click.BadParameter(f"cannot write the patch to {path}: {reason}",
+                             param_hint=f"'{option}'")
 
 
 def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],

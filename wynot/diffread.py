@@ -188,6 +188,11 @@ def _read_blobs(repo: Path, entries: list[_Entry]) -> dict[str, bytes]:
         for sha, mode in ((e.old_sha, e.old_mode), (e.new_sha, e.new_mode))
         if mode and mode & _TYPE_MASK != GITLINK
     })
+    return read_blobs(repo, wanted)
+
+
+def read_blobs(repo: Path, wanted: list[str]) -> dict[str, bytes]:
+    """The content of each blob in ``wanted`` (shas), read by one ``git cat-file --batch``."""
     if not wanted:
         return {}
     output = git(repo, "cat-file", "--batch", input="".join(s + "\n" for s in wanted).encode())

@@ -23,14 +23,14 @@ from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis_store import AnalysisStore
 from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
-from wynot.changes import Change, Diff
+from wynot.carry import Carried, answer_patch, carry_answer
+from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
-from wynot.export import export_patch
 from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
-from wynot.history import attribute, commit_infos, first_parent_chain
+from wynot.history import count_between, first_parent_chain, origins
 from wynot.label import label, smallest_failing_superset, standalone
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -39,11 +39,11 @@ from wynot.premise import require
 from wynot.result import (
     CACHED,
     RAN,
-    CommitInfo,
     CommitPhase,
     Progress,
     Result,
     TestRecord,
+    plural,
 )
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
@@ -83,6 +83,7 @@ class _HunkAnswer:
     chosen: frozenset[int]
     roles: dict[int, str]
     minimal: bool
+    carried: Carried | None = None  # the answer carried onto GOOD (when found elsewhere)
 
 
 def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
@@ -107,7 +108,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     phase: CommitPhase | None = None
     try:
         low, high, premise = good, bad, None
-        if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
+        if chain is not None and (request.strategy == "commits"
+                                  or count_between(info.toplevel, good, bad) > 0):
             phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
                                      request.commands, cache,
                                      log, records, progress, request.flaky)
@@ -116,7 +118,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
         answer = None
         if request.strategy != "commits" and not (phase and phase.no_culprit):
             answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, state, started=started,
+                                 progress, premise, state, good, started=started,
                                  flake_rate=phase.culprit.flake_rate
                                  if phase and phase.culprit else None)
     except WynotError as error:
@@ -133,26 +135,20 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     if answer is None:
         return base
     changes = tuple(c for c in answer.diff.changes if c.id in answer.chosen)
-    origins = _origins(info.toplevel, answer.diff, changes)
+    patch, patch_base, note = answer_patch(info.toplevel, answer.diff, answer.chosen,
+                                           answer.carried, good)
     return dataclasses.replace(
         base, diff=answer.diff, changes=changes, roles=answer.roles, minimal=answer.minimal,
-        patch=export_patch(info.toplevel, answer.diff.good,
-                           tree_states(answer.diff, answer.chosen)),
-        origins=origins)
-
-
-def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, CommitInfo]:
-    """The commit that introduced each change of the answer."""
-    shas = attribute(repo, diff, changes)
-    infos = commit_infos(repo, set(shas.values()))
-    return {cid: infos[sha] for cid, sha in shas.items()}
+        patch=patch, patch_base=patch_base, patch_note=note,
+        origins=origins(info.toplevel, answer.diff, changes))
 
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None, state: Path, *,
+                premise: tuple[TestRecord, TestRecord] | None, state: Path, onto: str, *,
                 started: float | None = None, flake_rate: float | None = None) -> _HunkAnswer:
-    """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
+    """Search the hunks of good..bad: dd+, standalone answer, labels, verification;
+    then, when ``good`` is not GOOD (``onto``), carry the answer onto GOOD."""
     options = Options(request.context, request.criteria, request.predict, request.resolve)
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     analysis = store.load(progress) if store is not None else None
@@ -166,7 +162,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
         return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             started, flake_rate)
+                             onto, started, flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -177,7 +173,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
 
 def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
                   log: RunLog, records: list[TestRecord], progress: Progress,
-                  premise: tuple[TestRecord, TestRecord] | None,
+                  premise: tuple[TestRecord, TestRecord] | None, onto: str,
                   started: float | None, flake_rate: float | None) -> _HunkAnswer:
     diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
     # The search learns dependencies from build errors: into a copy, so that the
@@ -228,17 +224,18 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                 chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "
-                                f"{len(stopped.best)} changes")
+                                f"{plural(len(stopped.best), 'change')}")
                 chosen, minimal = frozenset(stopped.best), False
         for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
             verdict = tester.run(chosen, "verify", use_cache=False)
             if verdict.outcome is not Outcome.FAIL:
                 tester.dispute()  # the next run tests again what led here
                 raise UnfinishedError(
-                    f"the {len(chosen)} changes found did not fail when tested again on "
-                    f"their own ({verdict.reason}); the test may be flaky. "
+                    f"the answer ({plural(len(chosen), 'change')}) did not fail when tested "
+                    f"again on its own ({verdict.reason}); the test may be flaky. "
                     f"Output: {verdict.output}")
-    return _HunkAnswer(diff, chosen, roles, minimal)
+        carried = carry_answer(tester, onto, diff, chosen) if onto != diff.good else None
+    return _HunkAnswer(diff, chosen, roles, minimal, carried)
 
 
 def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None,
@@ -267,7 +264,7 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
                         keep_passing=keep_passing)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
-                        f"{len(stopped.best)} changes")
+                        f"{plural(len(stopped.best), 'change')}")
         return frozenset(stopped.best), False
     if found == everything and any(r.phase == "search" and r.source in (RAN, CACHED)
                                    for r in tester.records):

@@ -20,10 +20,13 @@ def require(record: TestRecord, expected: Outcome, side: str, name: str, sha: st
     if commands.build:
         command = shlex.join(commands.build) + " && " + command
     if record.reason in (Reason.NOT_FOUND.value, Reason.NOT_EXECUTABLE.value):
+        output = record.output_text()
+        # the runner's own line says what was not found: the command or its interpreter
+        what = (output.partition("\n")[0].removeprefix("wynot: ") if output.startswith("wynot: ")
+                else f"{record.reason}: {shlex.join(commands.test[:1])}")
         raise CommandNotFoundError(
-            f"{record.reason}: {shlex.join(commands.test[:1])} "
-            f"(it runs in a checkout of {side}, with that checkout as working directory)",
-            details=record.output_text())
+            f"{what} (it runs in a checkout of {side}, with that checkout as working directory)",
+            details=output)
     if record.outcome is Outcome.UNRESOLVED:
         what = f"{side} ({name}) cannot be tested: {record.reason}"
     elif expected is Outcome.PASS:

@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -108,6 +109,10 @@ def run_command(
             stdout=write_fd, stderr=write_fd, start_new_session=True,
         )
     except FileNotFoundError:
+        interpreter = missing_interpreter(argv[0], cwd, env)
+        if interpreter is not None:  # as a shell says it (and exits 126)
+            _note(log, f"wynot: {argv[0]}: {interpreter}: bad interpreter: no such file\n")
+            return 126, False
         _note(log, f"wynot: {argv[0]}: command not found\n")
         return 127, False
     except PermissionError:
@@ -197,6 +202,19 @@ def _drain(fd: int, log: BoundedOutput) -> None:
         if not data:
             return
         log.write(data)
+
+
+def missing_interpreter(command: str, cwd: Path, env: dict[str, str]) -> str | None:
+    """The ``#!`` interpreter of ``command`` when the command exists (so that the
+    interpreter is what was not found), else None."""
+    found = str(cwd / command) if os.sep in command else shutil.which(command, path=env.get("PATH"))
+    try:
+        with open(found or "", "rb") as script:
+            first = script.readline(4096)
+    except OSError:
+        return None
+    words = first[2:].split()
+    return os.fsdecode(words[0]) if first.startswith(b"#!") and words else None
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -19,7 +19,9 @@ from wynot.result import (
     PREDICTED,
     CommitInfo,
     CommitPhase,
+    Origin,
     Result,
+    plural,
 )
 
 JSON_SCHEMA_VERSION = 2  # docs/schema/report-v2.json
@@ -35,9 +37,9 @@ def summary_line(result: Result) -> str:
     sources = Counter(t.source for t in result.tests)
     parts = []
     if result.diff is not None:
-        parts.append(f"{len(result.changes)} of {len(result.diff.changes)} changes")
+        parts.append(f"{len(result.changes)} of {plural(len(result.diff.changes), 'change')}")
     per_phase = ", ".join(f"{p} {phases[p]}" for p in PHASES if phases[p])
-    parts.append(f"{len(real)} tests run ({per_phase}): {by_outcome[Outcome.PASS]} pass, "
+    parts.append(f"{plural(len(real), 'test')} run ({per_phase}): {by_outcome[Outcome.PASS]} pass, "
                  f"{by_outcome[Outcome.FAIL]} fail, {by_outcome[Outcome.UNRESOLVED]} unresolved")
     sources[CACHED] -= result.from_earlier_runs
     for source, words in ((PREDICTED, "predicted unresolved without running"),
@@ -63,6 +65,9 @@ def render_text(result: Result, *, color: bool) -> str:
         lines.append("")
     if result.diff is not None:
         lines.append(style(f"wynot: {_verdict(result)}", bold=True))
+        if not result.patch_on_good:
+            lines.append(f"wynot: the patch applies to {result.patch_base[:12]}, not to GOOD: "
+                         f"{result.patch_note}")
         lines.append("")
         for fd, changes in _by_file(result):
             lines.append(style(f"--- {_path('a/', fd.old_path)}", bold=True))
@@ -80,14 +85,19 @@ def _verdict(result: Result) -> str:
     count = len(result.changes)
     noun = "change" if count == 1 else "changes"
     they = "it fails" if count == 1 else "they fail"
+    where = "GOOD"
+    if result.diff is not None and result.diff.good != result.good:
+        low = result.diff.good[:12]
+        where = (f"{low} and, carried over, to GOOD" if result.patch_on_good
+                 else f"{low} (the patch applies there, not to GOOD)")
     if result.verified and result.minimal and not separable(result):
-        return (f"{count} failure-inducing {noun}, verified: applied alone to GOOD, {they}; "
+        return (f"{count} failure-inducing {noun}, verified: applied alone to {where}, {they}; "
                 "the cause could not be separated from its context: without any one of "
                 f"{'it' if count == 1 else 'them'} the test cannot run")
     if result.verified and result.minimal:
-        return f"{count} failure-inducing {noun}, verified: applied alone to GOOD, {they}"
+        return f"{count} failure-inducing {noun}, verified: applied alone to {where}, {they}"
     if result.verified:
-        return (f"{count} {noun} that make GOOD fail (NOT minimal: the search was "
+        return (f"{count} {noun} that make {where} fail (NOT minimal: the search was "
                 "stopped before it finished)")
     return f"{count} {noun} (not verified)"
 
@@ -101,9 +111,12 @@ def separable(result: Result) -> bool | None:
 
 def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
     """The commit phase's result, worded as git bisect words it."""
-    tested = len(phase.bisection.tested)
-    lines = [style(f"wynot: commit phase: {len(phase.chain) - 2} commits between GOOD and "
-                   f"BAD, {tested} tested", bold=True)]
+    lines = [style(f"wynot: commit phase: {plural(phase.commit_count, 'commit')} between GOOD "
+                   f"and BAD, {phase.test_count} tested", bold=True)]
+    for followed in phase.followed:
+        info = phase.commits.get(followed)
+        lines.append(f"wynot: {followed[:12]} {info.subject if info else ''} is a merge whose "
+                     "merged branch fails on its own: followed that branch")
     culprit = phase.culprit
     if culprit is not None and culprit.flaky:
         return [*lines, style(f"wynot: flaky: no culprit. The failure does not reproduce "
@@ -134,7 +147,24 @@ def _render_commit_phase(phase: CommitPhase, style: Style) -> list[str]:
 
 
 def _path(prefix: str, path: str | None) -> str:
-    return "/dev/null" if path is None else prefix + path
+    """A path as git prints it in ``---``/``+++`` lines: C-quoted when it holds a
+    control character, a double quote or a backslash (bytes above 127 stay as they are)."""
+    if path is None:
+        return "/dev/null"
+    name = prefix + path
+    if not any(ch in _C_ESCAPES or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        return name
+    return '"' + _escape(name) + '"'
+
+
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
+              "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def _escape(text: str) -> str:
+    """Control characters, '"' and '\\' as git's C-style escapes (octal when no letter)."""
+    return "".join(_C_ESCAPES.get(ch) or (f"\\{ord(ch):03o}" if ord(ch) < 0x20 or ord(ch) == 0x7F
+                                          else ch) for ch in text)
 
 
 def _role_line(result: Result, change: Change) -> str:
@@ -144,12 +174,35 @@ def _role_line(result: Result, change: Change) -> str:
     elif role == INSEPARABLE:
         what = "cause and context at once: without it the test cannot run"
     elif role is not None:
-        what = "context: without it the test cannot run (needed to build)"
+        what = f"context: without it {_without(result, change)}"
     else:
         what = "not labelled"
-    origin = result.origins.get(change.id)
-    where = f" (from {origin.short} {origin.subject})" if origin else ""
-    return f"# {change.label} - {what}{where}"
+    label = "".join(_escape(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F else ch
+                    for ch in change.label)
+    return f"# {label} - {what}{_origin_text(result.origins.get(change.id, ()))}"
+
+
+def _without(result: Result, change: Change) -> str:
+    """Why the answer without ``change`` cannot be judged, from its label test."""
+    rest = frozenset(c.id for c in result.changes) - {change.id}
+    record = next((t for t in reversed(result.tests) if t.ids == rest and not t.commit
+                   and t.outcome is Outcome.UNRESOLVED), None)
+    if record is not None and record.source == CONFLICT:
+        return "the configuration cannot be written (a path conflict)"
+    if record is not None and record.reason.startswith("timed out"):
+        return "the test times out"
+    return "the test cannot run (needed to build)"  # build failed, exit 125, import error
+
+
+def _origin_text(origins: tuple[Origin, ...]) -> str:
+    """' (from SHA SUBJECT)', or each commit with its share of the lines."""
+    if not origins:
+        return ""
+    if len(origins) == 1:
+        return f" (from {origins[0].commit.short} {origins[0].commit.subject})"
+    parts = [f"{o.commit.short} {o.commit.subject}, {plural(o.lines, 'line')}" for o in origins]
+    return " (from " + "; ".join(parts) + ")"
+
 
 
 def _by_file(result: Result) -> list[tuple[FileDiff, list[Change]]]:
@@ -180,6 +233,8 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
         "separable": separable(result),
         "total_changes": len(result.diff.changes) if result.diff is not None else None,
         "changes": [_change_json(c, result) for c in result.changes],
+        "patch": {"base": result.patch_base or result.good, "on_good": result.patch_on_good,
+                  "note": result.patch_note or None},
         "tests": [
             {"number": t.number, "phase": t.phase, "outcome": t.outcome.value,
              "reason": t.reason, "duration": round(t.duration, 3), "source": t.source,
@@ -196,13 +251,14 @@ def to_json(result: Result, exit_code: int) -> dict[str, Any]:
     if result.commit_phase is not None:
         phase = result.commit_phase
         report["commit_phase"] = {
-            "commits": len(phase.chain) - 2,
-            "tested": len(phase.bisection.tested),
+            "commits": phase.commit_count,
+            "tested": phase.test_count,
             "exact": phase.bisection.exact,
             "last_good": _commit_json(phase.commits.get(phase.last_good), phase.last_good),
             "first_bad": _commit_json(phase.commits.get(phase.first_bad), phase.first_bad),
             "skipped": list(phase.skipped),
             "combination": phase.combination,
+            "followed_merges": list(phase.followed),
             "hunk_range": list(phase.hunk_range),
         }
         if phase.culprit is not None:
@@ -224,9 +280,11 @@ def _change_json(change: Change, result: Result) -> dict[str, Any]:
         "id": change.id, "label": change.label, "path": change.path, "kind": change.kind.value,
         "role": result.roles.get(change.id),
     }
-    origin = result.origins.get(change.id)
-    if origin is not None:
-        entry["commit"] = _commit_json(origin, origin.sha)
+    origins = result.origins.get(change.id, ())
+    if origins:
+        entry["commit"] = _commit_json(origins[0].commit, origins[0].commit.sha)
+        entry["commits"] = [{**_commit_json(o.commit, o.commit.sha), "added": o.added,
+                             "removed": o.removed} for o in origins]
     if change.hunk is not None:
         entry.update(old_start=change.hunk.old_start, old_lines=change.hunk.old_len,
                      new_start=change.hunk.new_start, new_lines=change.hunk.new_len,

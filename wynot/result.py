@@ -87,8 +87,26 @@ class CommitInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """A commit credited with part of a change: the lines of it that commit added
+    and removed (both 0 for a change without lines: binary, mode, rename)."""
+
+    commit: CommitInfo
+    added: int
+    removed: int
+
+    @property
+    def lines(self) -> int:
+        return self.added + self.removed
+
+
+@dataclass(frozen=True, slots=True)
 class CommitPhase:
-    chain: tuple[str, ...]          # GOOD, ..., BAD along BAD's first parents
+    """What the commit phase found. ``chain`` and ``bisection`` are those of the
+    last line bisected: BAD's first-parent line, or the merged branch followed
+    last (``followed`` names the merges whose branches were followed, outermost first)."""
+
+    chain: tuple[str, ...]          # GOOD, ..., BAD along BAD's first parents (or a branch's)
     bisection: Bisection
     commits: dict[str, CommitInfo]  # metadata of the commits the report names
     hunk_range: tuple[str, str]     # (passing, failing): what the hunk phase searches
@@ -96,11 +114,24 @@ class CommitPhase:
     combination: bool               # the first bad commit is a merge of passing branches
     shown: str                      # the first bad commit as `git show --stat` prints it
     culprit: Culprit | None = None  # the flake-aware finder's answer, when it searched
+    followed: tuple[str, ...] = ()  # merges whose failing branch was bisected, outermost first
+    between: int = -1               # commits in GOOD..BAD, BAD excluded, branches included
+    tested: int = -1                # commits this phase really tested (every line, merges)
 
     @property
     def no_culprit(self) -> bool:
         """The flake-aware search found the failure does not reproduce: a flake."""
         return self.culprit is not None and self.culprit.flaky
+
+    @property
+    def commit_count(self) -> int:
+        """Commits between GOOD and BAD (the chain's, when ``between`` is not known)."""
+        return self.between if self.between >= 0 else len(self.chain) - 2
+
+    @property
+    def test_count(self) -> int:
+        """Commit tests of the phase (the bisection's, when ``tested`` is not known)."""
+        return self.tested if self.tested >= 0 else len(self.bisection.tested)
 
     @property
     def last_good(self) -> str:
@@ -130,7 +161,14 @@ class Result:
     patch: bytes
     run_dir: Path
     commit_phase: CommitPhase | None = None
-    origins: dict[int, CommitInfo] = field(default_factory=dict)  # change id -> its commit
+    # change id -> the commits that made it, most lines first
+    origins: dict[int, tuple[Origin, ...]] = field(default_factory=dict)
+    patch_base: str = ""  # the commit ``patch`` applies to ("" or GOOD: GOOD)
+    patch_note: str = ""  # why the patch does not apply to GOOD
+
+    @property
+    def patch_on_good(self) -> bool:
+        return self.patch_base in ("", self.good)
 
     @property
     def from_earlier_runs(self) -> int:
@@ -140,6 +178,11 @@ class Result:
     @property
     def verified(self) -> bool:
         return any(t.phase == "verify" and t.outcome is Outcome.FAIL for t in self.tests)
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 change', '2 changes': counts in every message wynot prints."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def read_output(path: Path) -> str:

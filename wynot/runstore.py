@@ -6,7 +6,8 @@ directory holds:
     request.json   the request: wynot's arguments, GOOD, BAD, commands, diff options
     commits.json   the commit phase's result, once it has one
     result.json    the finished result (exact: every test, label and origin)
-    answer.patch   the answer as a patch for ``git apply`` on the searched range's GOOD
+    answer.patch   the answer as a patch for ``git apply`` (on GOOD, or on the commit its
+                   first line names)
     failure.json   the error a run ended with (premise, nothing narrowed, ...)
 
 A run without ``result.json`` (interrupted, or stopped by an error) is rebuilt
@@ -32,7 +33,7 @@ from wynot.flaky import Culprit
 from wynot.outcome import Outcome
 from wynot.patch import tree_states
 from wynot.render.info import ReportInfo, RevertInfo, status_of
-from wynot.result import CACHED, RAN, CommitInfo, CommitPhase, Result, TestRecord
+from wynot.result import CACHED, RAN, CommitInfo, CommitPhase, Origin, Result, TestRecord
 from wynot.runner import Commands
 
 REQUEST, COMMITS, RESULT, PATCH, FAILURE = (
@@ -64,6 +65,7 @@ def save_commit_phase(run_dir: Path, phase: CommitPhase) -> None:
         "range_records": [r.number for r in phase.range_records],
         "combination": phase.combination, "shown": phase.shown,
         "culprit": _culprit_json(phase.culprit),
+        "followed": list(phase.followed), "between": phase.between, "tested": phase.tested,
     })
 
 
@@ -102,7 +104,9 @@ def save_result(result: Result, info: ReportInfo) -> None:
         "roles": {str(k): v for k, v in result.roles.items()},
         "minimal": result.minimal, "elapsed": result.elapsed,
         "tests": [_test(t) for t in result.tests],
-        "origins": {str(k): _commit(v) for k, v in result.origins.items()},
+        "origins": {str(k): [{**_commit(o.commit), "added": o.added, "removed": o.removed}
+                             for o in v] for k, v in result.origins.items()},
+        "patch_base": result.patch_base, "patch_note": result.patch_note,
         "exit_code": info.exit_code, "message": info.message,
         "status": status_of(result, partial=info.partial),
         "revert": None if revert is None else {
@@ -162,7 +166,8 @@ def _finished(base: Result, data: dict[str, Any], repo: Path, context: int) -> R
     return dataclasses.replace(
         base, diff=diff, changes=changes, roles={int(k): v for k, v in data["roles"].items()},
         minimal=data["minimal"], patch=patch.read_bytes() if patch.exists() else b"",
-        origins={int(k): _commit_info(v) for k, v in data["origins"].items()})
+        origins={int(k): _origins(v) for k, v in data["origins"].items()},
+        patch_base=data.get("patch_base", ""), patch_note=data.get("patch_note", ""))
 
 
 def _best_so_far(base: Result, repo: Path, request: dict[str, Any],
@@ -192,7 +197,10 @@ def _load_phase(run_dir: Path) -> dict[str, Any] | None:
     def build(low: TestRecord, high: TestRecord) -> CommitPhase:
         return CommitPhase(tuple(data["chain"]), bisection, commits,
                            (data["hunk_range"][0], data["hunk_range"][1]), (low, high),
-                           data["combination"], data["shown"], _culprit(data.get("culprit")))
+                           data["combination"], data["shown"], _culprit(data.get("culprit")),
+                           followed=tuple(data.get("followed", ())),
+                           between=data.get("between", len(data["chain"]) - 2),
+                           tested=data.get("tested", len(bisection.tested)))
 
     return {"phase": build, "range_records": data["range_records"]}
 
@@ -258,6 +266,13 @@ def _commit(info: CommitInfo) -> dict[str, Any]:
 def _commit_info(d: dict[str, Any]) -> CommitInfo:
     return CommitInfo(d["sha"], d["author"], d["email"], d["date"], d["subject"],
                       tuple(d["parents"]))
+
+
+def _origins(saved: list[dict[str, Any]] | dict[str, Any]) -> tuple[Origin, ...]:
+    """A change's credited commits (an older run saved one commit, without lines)."""
+    entries = saved if isinstance(saved, list) else [saved]
+    return tuple(Origin(_commit_info(d), d.get("added", 0), d.get("removed", 0))
+                 for d in entries)
 
 
 def _revert(d: dict[str, Any] | None) -> RevertInfo | None:

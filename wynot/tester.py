@@ -9,12 +9,12 @@ UNRESOLVED from known dependencies, or could not be written (path conflict).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.resolve import is_construction_failure
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, search_key
-from wynot.changes import Diff
+from wynot.changes import Diff, FileState
 from wynot.checkout import CheckoutFailed
 from wynot.outcome import Outcome
 from wynot.patch import PathConflict, TreeBuilder
@@ -142,6 +142,20 @@ class Tester:
             return
         self.cache.dispute(self.key, {r.ids for r in self.records
                                       if r.source in (RAN, CACHED) and not r.commit})
+
+    def run_tree(self, commit: str, states: Mapping[str, FileState | None], phase: str,
+                 ids: frozenset[int]) -> TestRecord:
+        """Test ``commit`` with ``states`` written over it, never from the cache (the
+        answer carried onto GOOD). Raises UnsafePath when a state cannot be written."""
+        number = len(self.records) + 1
+        output = self.log.output_path(number)
+        self.worktree.checkout(commit)
+        self._trees = None  # the worktree now holds a whole commit, and more
+        self.worktree.apply(states)
+        self.progress(TestStarted(number, phase, len(ids), commit))
+        result = run_configuration(self.worktree.root, self.commands, output)
+        return self._add(TestRecord(number, phase, ids, result.outcome, result.reason.value,
+                                    result.duration, str(output), RAN, commit=commit))
 
     def _add(self, record: TestRecord) -> TestRecord:
         self.records.append(record)

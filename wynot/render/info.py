@@ -61,8 +61,8 @@ def status_of(result: Result | None, *, partial: bool = False) -> str:
         return FLAKY
     if phase is not None and phase.culprit is not None and not phase.culprit.decided:
         partial = True  # the finder stopped below the confidence asked for
-    narrowed = phase is not None and len(phase.chain) - 2 > 0 and (
-        phase.bisection.first_bad - phase.bisection.last_good < len(phase.chain) - 1)
+    narrowed = phase is not None and (bool(phase.followed) or len(phase.chain) - 2 > 0 and (
+        phase.bisection.first_bad - phase.bisection.last_good < len(phase.chain) - 1))
     if result.diff is not None:
         if not result.changes:
             return SUSPECT if narrowed else INCONCLUSIVE
@@ -103,15 +103,17 @@ def wynot_command(info: ReportInfo) -> str:
 
 
 def reproduce_steps(result: Result, info: ReportInfo) -> list[str]:
-    """Shell lines that show the failure without wynot: GOOD of the searched range,
-    the answer's patch applied, the build and the test command."""
+    """Shell lines that show the failure without wynot: the commit the answer's patch
+    applies to (GOOD, or the searched range's GOOD), the patch applied, the build and
+    the test command."""
     if result.diff is None or not result.changes or not info.patch_path:
         if result.commit_phase is None:
             return []
         sha = result.commit_phase.first_bad
         steps = [f"git worktree add --detach ../wynot-repro {sha}", "cd ../wynot-repro"]
     else:
-        steps = [f"git worktree add --detach ../wynot-repro {result.diff.good}",
+        base = result.patch_base or result.diff.good  # GOOD, or where the patch says
+        steps = [f"git worktree add --detach ../wynot-repro {base}",
                  "cd ../wynot-repro", f"git apply {shlex.quote(info.patch_path)}"]
     if info.build:
         steps.append(shlex.join(info.build))

@@ -102,8 +102,10 @@ def _changes(result: Result, budget: int) -> list[str]:
 
 def _change_block(result: Result, change: Change) -> list[str]:
     role = result.roles.get(change.id) or "not labelled"
-    origin = result.origins.get(change.id)
-    where = f" · from `{origin.short}` {_inline(origin.subject)}" if origin else ""
+    origins = result.origins.get(change.id, ())
+    where = " · from " + "; ".join(
+        f"`{o.commit.short}` {_inline(o.commit.subject)}"
+        + (f" ({o.lines} lines)" if len(origins) > 1 else "") for o in origins) if origins else ""
     text = change.hunk.text if change.hunk is not None else f"{change.label}\n"
     if _size(text) > HUNK_LIMIT:
         text = _cut(text, HUNK_LIMIT) + "\n... (cut; the patch has it whole)\n"

@@ -22,8 +22,9 @@ from wynot.outcome import Outcome
 from wynot.result import CACHED, PREDICTED, RAN, TestRecord, TestStarted
 
 Event = TestRecord | TestStarted | str
-_COMMITS = re.compile(r"^bisecting (\d+) commits")
-_CHANGES = re.compile(r"^(\d+) changes in \d+ files")
+# the commit phase's and the hunk phase's opening messages (a branch followed: "... bisecting")
+_COMMITS = re.compile(r"bisecting (?:the )?(\d+) commits?")
+_CHANGES = re.compile(r"^(\d+) changes? in \d+ files?")
 
 
 class Estimate:
@@ -43,7 +44,7 @@ class Estimate:
 
     def update(self, event: Event) -> None:
         if isinstance(event, str):
-            if match := _COMMITS.match(event):
+            if match := _COMMITS.search(event):
                 self.commits = int(match.group(1))
             elif match := _CHANGES.match(event):
                 self.commits, self.changes = None, int(match.group(1))
@@ -69,7 +70,9 @@ class Estimate:
 def finished_line(record: TestRecord) -> str:
     """One line for a test that ended."""
     source = "" if record.ran else f", {record.source}"
-    what = f"commit {record.commit[:12]}" if record.commit else f"{record.size:>5} changes"
+    size = record.size
+    what = (f"commit {record.commit[:12]}" if record.commit
+            else f"{size:>5} {'change' if size == 1 else 'changes'}")
     if record.phase == "revert":
         what = "BAD with the revert"
     return (f"wynot: test {record.number:>3} [{record.phase}] {what}: "
@@ -127,7 +130,7 @@ class LiveProgress:
         lines = []
         for started, since in sorted(self.running.values(), key=lambda item: item[0].number):
             what = (f"commit {started.commit[:12]}" if started.commit
-                    else f"{started.size} changes")
+                    else f"{started.size} change{'' if started.size == 1 else 's'}")
             lines.append(Text(f"  running test {started.number} [{started.phase}] {what}: "
                               f"{now - since:.1f} s", style="cyan"))
         left = self.estimate.tests_left()
