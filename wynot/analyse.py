@@ -27,6 +27,7 @@ from wynot.analysis.symbols import Symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.patch import check_reproduces
+from wynot.result import plural
 
 QUIET_FOR = 1.0  # an analysis shorter than this shows no progress lines
 
@@ -96,8 +97,8 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
 
 def describe(diff: Diff) -> str:
     """The progress line that introduces a diff."""
-    return (f"{len(diff.changes)} changes in {len(diff.files)} files between "
-            f"{diff.good[:12]} and {diff.bad[:12]}")
+    return (f"{plural(len(diff.changes), 'change')} in {plural(len(diff.files), 'file')} "
+            f"between {diff.good[:12]} and {diff.bad[:12]}")
 
 
 class _Heartbeat:
