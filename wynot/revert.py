@@ -92,7 +92,7 @@ def verify_revert(repo: Path, bad: str, patch: bytes, commands: Commands,
     """Apply ``patch`` to a scratch worktree of BAD and run the build and test there."""
     with scratch_worktree(repo, bad, {}) as worktree:
         try:
-            git(worktree.root, "apply", "--whitespace=nowarn", "-", input=patch)
+            git(worktree.root, "apply", "--whitespace=nowarn", "-", input=patch, checkout=True)
         except GitError as error:
             return RevertCheck(False, f"the revert patch does not apply to BAD: "
                                       f"{error.message}", None)

@@ -44,6 +44,7 @@ class ScratchWorktree:
         self.root = root
         self._current: dict[str, FileState | None] = dict(base)
         self._converter = converter
+        self._restart: str | None = None  # a commit checked out since the last apply
 
     def apply(self, states: Mapping[str, FileState | None]) -> int:
         """Bring every path in ``states`` to its state (None = absent). Returns paths written.
@@ -54,6 +55,9 @@ class ScratchWorktree:
         todo = {p: s for p, s in states.items() if self._current.get(p, _UNKNOWN) != s}
         if not todo:
             return 0
+        if self._restart is not None and self._converter is not None:
+            self._converter.restart(self._restart)
+            self._restart = None
         removals = sorted((p for p, s in todo.items() if s is None), reverse=True)
         writes = sorted(p for p, s in todo.items() if s is not None)
         try:
@@ -77,8 +81,8 @@ class ScratchWorktree:
 
     def checkout(self, commit: str) -> None:
         """Check out a whole commit (the commit phase), like ``git bisect`` does."""
-        git(self.root, "checkout", "--quiet", "--detach", "--force", commit)
-        self._converter = None  # whole commits: git itself wrote every file
+        git(self.root, "checkout", "--quiet", "--detach", "--force", commit, checkout=True)
+        self._restart = commit  # git itself wrote every file; files written over it convert
         self._current.clear()  # unknown: the next apply rewrites every path it is given
 
     # -- filesystem, relative to root -------------------------------------------------
@@ -172,7 +176,7 @@ def scratch_worktree(
     record = write_owner(state, root, parent)
     try:
         git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
-            env={OWNER_ENV: owner_token()})
+            env={OWNER_ENV: owner_token()}, checkout=True)
         converter = Converter(root, parent / "checkout", common / "objects", good, base)
         yield ScratchWorktree(repo, good, root, base, converter)
     finally:
