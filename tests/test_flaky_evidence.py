@@ -1,0 +1,103 @@
+"""A flaky test in the hunk phase (decisive FAILs confirmed by reruns) and earlier runs'
+observations as evidence for the commit phase's flake-aware finder."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from test_flaky_cli import CHECK, flaky_history, wynot
+
+from cli_helpers import run_wynot
+from conftest import GitRepo
+
+FILES = 8
+
+
+def hunk_repo(repo: GitRepo) -> None:
+    """GOOD and BAD one commit apart: eight unrelated files change, value.txt breaks."""
+    good = {"check.py": CHECK, "value.txt": b"fine\n",
+            **{f"part{i}.txt": f"part {i}\n".encode() for i in range(FILES)}}
+    repo.commit(good, "good")
+    repo.git("tag", "good")
+    bad = {**good, "value.txt": b"broken\n",
+           **{f"part{i}.txt": f"part {i}, changed\n".encode() for i in range(FILES)}}
+    repo.commit(bad, "bad")
+    repo.git("tag", "bad")
+
+
+def search_runs(report: dict, phases: tuple[str, ...] = ("search",)) -> list[tuple[int, str]]:
+    """(size, outcome) of each test the search really ran, in order."""
+    return [(t["changes"], t["outcome"]) for t in report["tests"]
+            if t["phase"] in phases and t["ran"]]
+
+
+def test_a_flaky_fail_does_not_decide_a_hunk_search_step(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    hunk_repo(repo)
+    # Plain: runs 0 and 1 are the premise; the search's first runs fail at random.
+    flakes = [2, 4, 6]
+    code, plain = wynot(repo, tmp_path, "--strategy", "hunks",
+                        FLAKE_FAILS=",".join(map(str, flakes)))
+    assert code != 0 or [c["path"] for c in plain["changes"]] != ["value.txt"]
+    # --flaky on: GOOD and BAD run 3 times each (runs 0-5), so the same search
+    # steps come 4 runs later; each FAIL there is run again, and passes.
+    (tmp_path / "runs").unlink()
+    code, report = wynot(repo, tmp_path, "--strategy", "hunks", "--flaky", "on",
+                         FLAKE_FAILS=",".join(str(n + 4) for n in flakes))
+    assert code == 0 and report["status"] == "found", report["message"]
+    assert [c["path"] for c in report["changes"]] == ["value.txt"]
+    runs = search_runs(report)
+    overturned = [size for (size, outcome), after in zip(runs, runs[1:], strict=False)
+                  if outcome == "fail" and after == (size, "pass")]
+    assert overturned, runs  # a FAIL was run again at once, and its PASS decided the step
+    premise = [t for t in report["tests"] if t["phase"] == "premise"]
+    assert len(premise) == 6
+
+
+def test_without_flakes_the_hunk_search_is_unchanged(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    hunk_repo(repo)
+    _, plain = wynot(repo, tmp_path, "--strategy", "hunks")
+    code, auto = wynot(repo, tmp_path, "--strategy", "hunks", "--flaky", "auto")
+    assert code == 0 and [c["path"] for c in auto["changes"]] == ["value.txt"]
+    phases = ("search", "label", "verify")
+    assert search_runs(auto, phases) == search_runs(plain, phases)
+    for phase in phases:
+        assert auto["counts"]["by_phase"].get(phase) == plain["counts"]["by_phase"].get(phase)
+    assert auto["counts"]["by_phase"]["premise"] == 6
+
+
+def run_cached(repo: GitRepo, tmp_path: Path, *args: str) -> tuple[int, dict, str]:
+    """wynot with the cache (the helper of test_flaky_cli runs with --no-cache)."""
+    done = run_wynot("good", "bad", "--json", *args, "--", "python3", "check.py",
+                     cwd=repo.path, env={"FLAKE_STATE": str(tmp_path / "runs"),
+                                         "FLAKE_RATE": "0.3"})
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout), done.stderr
+
+
+def test_a_rerun_adds_evidence_to_what_earlier_runs_observed(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    flaky_history(repo, 60, culprit=23)
+    args = ("--flaky", "on", "--strategy", "commits")
+    code, first, _ = run_cached(repo, tmp_path, *args)
+    assert code == 0 and first["commit_phase"]["first_bad"]["subject"] == "the culprit"
+    ran_first = [t for t in first["tests"] if t["ran"]]
+    assert not any(t["earlier_run"] for t in first["tests"])
+    code, second, stderr = run_cached(repo, tmp_path, *args)
+    assert code == 0 and second["commit_phase"]["first_bad"]["subject"] == "the culprit"
+    replayed = [t for t in second["tests"] if t["earlier_run"]]
+    # every run of the first search is evidence now, announced and counted as replays
+    assert len(replayed) == len(ran_first) == second["from_cache"]
+    assert f"weighing {len(ran_first)} observations" in stderr
+    ran_second = [t for t in second["tests"] if t["phase"] == "commits" and t["ran"]]
+    ran_commits_first = [t for t in ran_first if t["phase"] == "commits"]
+    assert len(ran_second) < len(ran_commits_first)
+    # --no-cache starts from nothing again
+    code, fresh, stderr = run_cached(repo, tmp_path, *args, "--no-cache")
+    assert not any(t["earlier_run"] for t in fresh["tests"]) and "weighing" not in stderr
