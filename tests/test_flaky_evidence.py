@@ -98,6 +98,13 @@ def test_a_rerun_adds_evidence_to_what_earlier_runs_observed(
     ran_second = [t for t in second["tests"] if t["phase"] == "commits" and t["ran"]]
     ran_commits_first = [t for t in ran_first if t["phase"] == "commits"]
     assert len(ran_second) < len(ran_commits_first)
+    # --flaky auto takes the finder when earlier runs disagree with themselves on a
+    # commit, though its own premise runs may not; --repeat alone bisects, unweighed
+    code, auto, stderr = run_cached(repo, tmp_path, "--flaky", "auto", "--strategy", "commits")
+    assert "weighing" in stderr and auto["commit_phase"]["flaky"] is not None
+    code, repeat, stderr = run_cached(repo, tmp_path, "--repeat", "2", "--strategy", "commits")
+    assert code == 0  # BAD (after the culprit) always fails: no reason for the finder
+    assert "weighing" not in stderr and repeat["commit_phase"].get("flaky") is None
     # --no-cache starts from nothing again
     code, fresh, stderr = run_cached(repo, tmp_path, *args, "--no-cache")
     assert not any(t["earlier_run"] for t in fresh["tests"]) and "weighing" not in stderr

@@ -16,7 +16,13 @@ from pathlib import Path
 from wynot.bisect import Bisection, bisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
-from wynot.flaky_phase import FlakyOptions, run_until_pass, search_commits, verdict
+from wynot.flaky_phase import (
+    FlakyOptions,
+    run_until_pass,
+    search_commits,
+    uses_finder,
+    verdict,
+)
 from wynot.history import branch_chain, commit_infos, count_between, merge_base, show_commit
 from wynot.outcome import Outcome
 from wynot.premise import require
@@ -70,9 +76,11 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                 by_sha[chain[i]] = record  # a PASS stands: it is trusted
             return record
 
-        bisection, culprit = search_commits(len(chain), run, flaky, goods,
-                                            [bad, *(r for r in bads if r is not bad)],
-                                            _prior_evidence(tester, chain, earlier, by_sha))
+        bads = [bad, *(r for r in bads if r is not bad)]
+        seen = [(i, o) for i, sha in enumerate(chain) for o in earlier.get(sha, ())]
+        prior = (_prior_evidence(tester, chain, earlier, by_sha)
+                 if seen and uses_finder(flaky, goods, bads, seen) else [])
+        bisection, culprit = search_commits(len(chain), run, flaky, goods, bads, prior)
         if culprit is not None and culprit.flaky:
             return CommitPhase(tuple(chain), bisection, commit_infos(repo, [chain[-1]]),
                                (chain[0], chain[-1]), (good, bad), False, "", culprit,

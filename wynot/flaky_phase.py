@@ -79,6 +79,16 @@ def flaky_premise(good: list[TestRecord], bad: list[TestRecord]) -> bool:
             or any(r.outcome is Outcome.PASS for r in bad))
 
 
+def uses_finder(options: FlakyOptions, good: list[TestRecord], bad: list[TestRecord],
+                earlier: Sequence[tuple[int, Outcome]] = ()) -> bool:
+    """Whether :func:`search_commits` searches with the finder: ``--flaky on``, a BAD
+    that passed (then "no culprit" is certain), or ``--flaky auto`` with runs that
+    disagree with themselves (the premise's, or earlier runs' on one commit)."""
+    bad_passed = any(r.outcome is Outcome.PASS for r in bad)
+    return (options.mode == "on" or bad_passed
+            or (options.mode == "auto" and (flaky_premise(good, bad) or _flaky(earlier))))
+
+
 def search_commits(n: int, run: Callable[[int], TestRecord], options: FlakyOptions,
                    good: list[TestRecord], bad: list[TestRecord],
                    earlier: Sequence[tuple[int, Outcome]] = ()
@@ -91,9 +101,7 @@ def search_commits(n: int, run: Callable[[int], TestRecord], options: FlakyOptio
     shows flakiness too. The Culprit is None when plain bisection (with
     ``options.repeat`` runs per commit) did the search.
     """
-    bad_passed = any(r.outcome is Outcome.PASS for r in bad)  # then "no culprit" is certain
-    if (options.mode == "on" or bad_passed
-            or (options.mode == "auto" and (flaky_premise(good, bad) or _flaky(earlier)))):
+    if uses_finder(options, good, bad, earlier):
         observations = [(0, r.outcome) for r in good]
         observations += [(n - 1, r.outcome) for r in bad[1:]]  # bad[0]: the FAIL taken
         observations += earlier
