@@ -59,7 +59,8 @@ def trees() -> tuple[dict[str, bytes], dict[str, bytes]]:
     return good, bad
 
 
-# name -> (git config pairs, .gitattributes in the tree, .git/info/attributes)
+# name -> (git config pairs, .gitattributes in the tree, .git/info/attributes, or the
+# file that a config value "@attributes" names, outside the repository)
 SETUPS = {
     "autocrlf-true": ([("core.autocrlf", "true")], None, None),
     "autocrlf-input-eol-crlf": ([("core.autocrlf", "input"), ("core.eol", "crlf")],
@@ -67,6 +68,8 @@ SETUPS = {
     "eol-crlf-text-auto": ([("core.eol", "crlf")], b"* text=auto\n", None),
     "autocrlf-true-with-attributes": ([("core.autocrlf", "true")],
                                       b"*.bin binary\nuntouched.md -text\n", None),
+    "global-attributes-file": ([("core.attributesFile", "@attributes")], None,
+                               b"*.txt text eol=crlf\n*.py text eol=crlf\n"),
     "filter-in-config-only": ([("filter.up.smudge", "tr a-z A-Z"),
                                ("filter.up.clean", "tr A-Z a-z"),
                                ("filter.up.required", "true")], None, b"*.cfg filter=up\n"),
@@ -76,6 +79,11 @@ SETUPS = {
 def configure(repo: GitRepo, setup: str) -> tuple[dict[str, bytes], dict[str, bytes]]:
     pairs, attributes, info = SETUPS[setup]
     for key, value in pairs:
+        if value == "@attributes":
+            assert info is not None
+            value = str(repo.path.parent / "attributes")
+            Path(value).write_bytes(info)
+            info = None
         user_git(repo.path, "config", key, value)
     if info is not None:
         (repo.path / ".git" / "info").mkdir(exist_ok=True)
