@@ -10,11 +10,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_checkout import compare_configurations
 
 from cli_helpers import run_wynot
 from conftest import GitRepo
 from wynot.diffread import read_diff
-from wynot.patch import PathConflict, tree_states
+from wynot.patch import tree_states
 from wynot.worktree import scratch_worktree
 
 LINES = [b"line %d\n" % n for n in range(1, 25)]
@@ -123,21 +124,8 @@ def test_configurations_hold_what_the_users_checkout_holds(
     configs += [frozenset(rng.sample(ids, rng.randint(1, len(ids) - 1))) for _ in range(4)]
     with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
         assert files_under(worktree.root) == real_checkout(repo, good, tmp_path / "good")
-        for number, config in enumerate(configs):
-            try:
-                states = tree_states(diff, config)
-            except PathConflict:
-                continue
-            worktree.apply(states)
-            tree = {**good_tree}
-            for path, state in states.items():
-                if state is None:
-                    tree.pop(path, None)
-                else:
-                    tree[path] = state.data
-            commit = repo.commit(tree)
-            expected = real_checkout(repo, commit, tmp_path / f"real{number}")
-            assert files_under(worktree.root) == expected, sorted(config)
+        expected = compare_configurations(repo, worktree, diff, good_tree, configs, tmp_path,
+                                          real_checkout)
         expected_conversion(setup, expected)
         # A whole commit (the commit phase), then files written over it (a carried answer).
         worktree.checkout(bad)
