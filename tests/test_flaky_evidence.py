@@ -95,6 +95,10 @@ def test_a_rerun_adds_evidence_to_what_earlier_runs_observed(
     # every run of the first search is evidence now, announced and counted as replays
     assert len(replayed) == len(ran_first) == second["from_cache"]
     assert f"weighing {len(ran_first)} observations" in stderr
+    again = run_wynot("report", "--format", "json", cwd=repo.path)  # the run, read back
+    assert json.loads(again.stdout)["from_cache"] == second["from_cache"], again.stderr
+    text = run_wynot("report", cwd=repo.path).stdout
+    assert f"{len(ran_first)} outcomes from the cache of earlier runs" in text
     ran_second = [t for t in second["tests"] if t["phase"] == "commits" and t["ran"]]
     ran_commits_first = [t for t in ran_first if t["phase"] == "commits"]
     assert len(ran_second) < len(ran_commits_first)
@@ -108,3 +112,5 @@ def test_a_rerun_adds_evidence_to_what_earlier_runs_observed(
     # --no-cache starts from nothing again
     code, fresh, stderr = run_cached(repo, tmp_path, *args, "--no-cache")
     assert not any(t["earlier_run"] for t in fresh["tests"]) and "weighing" not in stderr
+    cleaned = run_wynot("clean", "--keep", "4", cwd=repo.path)  # 5 runs so far
+    assert "deleted 1 run, kept the newest 4" in cleaned.stdout, cleaned.stderr

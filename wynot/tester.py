@@ -207,7 +207,7 @@ class Tester:
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
-                        changes=ids, commit=record.commit)
+                        changes=ids, commit=record.commit, earlier_run=record.earlier_run)
         self.progress(record)
         return record
 
