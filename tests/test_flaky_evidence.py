@@ -11,8 +11,34 @@ from test_flaky_cli import CHECK, flaky_history, wynot
 
 from cli_helpers import run_wynot
 from conftest import GitRepo
+from wynot.flaky import estimate_flake_rate
+from wynot.flaky_phase import FlakyOptions, confirm_runs, premise_flake_rate
+from wynot.outcome import Outcome
+from wynot.result import TestRecord as Record
 
 FILES = 8
+PASS, FAIL = Outcome.PASS, Outcome.FAIL
+
+
+def records(*outcomes: Outcome) -> list[Record]:
+    return [Record(n, "premise", frozenset(), o, "", 0.0, "", "run")
+            for n, o in enumerate(outcomes)]
+
+
+def test_the_hunk_phase_rate_and_reruns_follow_the_premise() -> None:
+    sound = estimate_flake_rate([PASS] * 3, [FAIL] * 3)
+    shaky = estimate_flake_rate([PASS, FAIL, PASS], [FAIL] * 3)
+    assert 0 < sound < shaky < 0.5
+    good, bad = records(PASS, PASS, PASS), records(FAIL, FAIL, FAIL)
+    assert premise_flake_rate(FlakyOptions(), good, bad) is None
+    assert premise_flake_rate(FlakyOptions(mode="auto"), good, bad) is None
+    assert premise_flake_rate(FlakyOptions(mode="on"), good, bad) == sound
+    assert premise_flake_rate(FlakyOptions(mode="auto"), records(PASS, FAIL, PASS),
+                              bad) == shaky
+    assert confirm_runs(FlakyOptions(), None) == 1  # no flakes: one FAIL decides
+    assert confirm_runs(FlakyOptions(repeat=4), None) == 4
+    assert confirm_runs(FlakyOptions(mode="on"), 0.3) == 3  # 0.3 ** 3 <= 0.05
+    assert confirm_runs(FlakyOptions(mode="on", confidence=0.99), 0.3) == 4
 
 
 def hunk_repo(repo: GitRepo) -> None:
