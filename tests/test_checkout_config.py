@@ -137,7 +137,8 @@ def test_configurations_hold_what_the_users_checkout_holds(
 
 CHECK = b"""\
 import pathlib, sys
-if pathlib.Path('strict').exists() and b'\\r' in pathlib.Path('table.csv').read_bytes():
+strict = b'strict' in pathlib.Path('mode.txt').read_bytes()
+if strict and b'\\r' in pathlib.Path('table.csv').read_bytes():
     sys.exit('table.csv: CR in strict mode')
 """
 
@@ -145,12 +146,14 @@ if pathlib.Path('strict').exists() and b'\\r' in pathlib.Path('table.csv').read_
 @pytest.mark.parametrize("history", ["one-commit", "commits"])
 def test_a_failure_seen_only_with_autocrlf_is_found(make_repo, history: str) -> None:
     """With the user's core.autocrlf=true every checkout writes table.csv with CRLF:
-    BAD fails only there, and the cause is the file that turns strict mode on."""
+    BAD fails only there, and the cause is the line that turns strict mode on."""
     repo = make_repo()
     user_git(repo.path, "config", "core.autocrlf", "true")
-    base = {"check.py": CHECK, "table.csv": b"a,b\n1,2\n", "notes.txt": b"one\ntwo\n"}
+    base = {"check.py": CHECK, "table.csv": b"a,b\n1,2\n", "notes.txt": b"one\ntwo\n",
+            "mode.txt": b"# the parser's mode\nmode=lenient\n# end\n"}
     good = repo.commit(base, "good")
-    steps = [{"notes.txt": b"one\ntwo\nthree\n"}, {"strict": b"on\n"},
+    steps = [{"notes.txt": b"one\ntwo\nthree\n"},
+             {"mode.txt": b"# the parser's mode\nmode=strict\n# end\n"},
              {"table.csv": b"a,b\n1,2\n3,4\n"}]
     tree = dict(base)
     for number, step in enumerate(steps):
@@ -160,11 +163,14 @@ def test_a_failure_seen_only_with_autocrlf_is_found(make_repo, history: str) -> 
             if number == 1:
                 culprit = bad
     status = user_git(repo.path, "status", "--porcelain")
-    result = run_wynot(good, bad, "--format", "json", "--no-cache", "--", "python3", "check.py",
-                       cwd=repo.path)
+    revert = repo.path.parent / "revert.patch"
+    result = run_wynot(good, bad, "--format", "json", "--no-cache", "--revert-patch",
+                       str(revert), "--", "python3", "check.py", cwd=repo.path)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert [c["path"] for c in report["changes"]] == ["strict"], result.stderr
+    assert [c["path"] for c in report["changes"]] == ["mode.txt"], result.stderr
+    # the revert is applied to a checkout of BAD (CRLF files) and passes there
+    assert report["revert"]["applies"] and report["revert"]["verified"], report["revert"]
     if history == "commits":
         assert report["commit_phase"]["first_bad"]["sha"] == culprit
     assert user_git(repo.path, "config", "core.autocrlf") == b"true\n"
