@@ -140,3 +140,15 @@ def test_a_rerun_adds_evidence_to_what_earlier_runs_observed(
     assert not any(t["earlier_run"] for t in fresh["tests"]) and "weighing" not in stderr
     cleaned = run_wynot("clean", "--keep", "4", cwd=repo.path)  # 5 runs so far
     assert "deleted 1 run, kept the newest 4" in cleaned.stdout, cleaned.stderr
+
+
+def test_without_a_commit_phase_a_bad_that_passes_a_rerun_ends_the_run(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    flaky_history(repo, 3, culprit=None)
+    # run 0: GOOD passes; run 1: BAD fails (a flake); its reruns (3, 4) pass
+    code, report = wynot(repo, tmp_path, "--strategy", "hunks", "--flaky", "on",
+                         FLAKE_FAILS="1")
+    assert code == 4 and report["status"] == "inconclusive"
+    assert "BAD passed when run again" in report["message"]
+    assert not [t for t in report["tests"] if t["phase"] == "search"]
