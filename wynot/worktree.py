@@ -23,7 +23,15 @@ from pathlib import Path
 from wynot.changes import FileState
 from wynot.checkout import Converter
 from wynot.git import find_repo, git
-from wynot.state import OWNER_ENV, dead_owners, forget_owner, owner_token, state_dir, write_owner
+from wynot.state import (
+    OWNER_ENV,
+    dead_owners,
+    forget_owner,
+    owner_token,
+    reclaim_tempdirs,
+    state_dir,
+    write_owner,
+)
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
@@ -204,6 +212,7 @@ def signals_deferred() -> Iterator[None]:
 
 def reclaim(repo: Path, state: Path) -> int:
     """Remove the worktrees (and kill the processes) of wynot runs that died. Returns how many."""
+    reclaim_tempdirs()
     records = dead_owners(state)
     for record in records:
         remove_worktree(repo, record.worktree)
