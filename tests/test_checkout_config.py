@@ -13,7 +13,7 @@ import pytest
 from test_checkout import compare_configurations
 
 from cli_helpers import run_wynot
-from conftest import GitRepo
+from conftest import GitRepo, Symlink
 from wynot.diffread import read_diff
 from wynot.patch import tree_states
 from wynot.worktree import scratch_worktree
@@ -175,3 +175,66 @@ def test_a_failure_seen_only_with_autocrlf_is_found(make_repo, history: str) -> 
         assert report["commit_phase"]["first_bad"]["sha"] == culprit
     assert user_git(repo.path, "config", "core.autocrlf") == b"true\n"
     assert user_git(repo.path, "status", "--porcelain") == status
+
+
+def entries_under(root: Path) -> dict[str, tuple[str, bytes]]:
+    """Every entry under ``root`` as it lies on disk: a symlink is not followed."""
+    found: dict[str, tuple[str, bytes]] = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if ".git" in path.relative_to(root).parts or path.is_dir() and not path.is_symlink():
+            continue
+        if path.is_symlink():
+            found[name] = ("symlink", os.fsencode(os.readlink(path)))
+        else:
+            found[name] = (oct(path.lstat().st_mode), path.read_bytes())
+    return found
+
+
+def test_symlinks_false_writes_links_as_plain_files_like_a_checkout(
+        make_repo, tmp_path: Path) -> None:
+    """With the user's core.symlinks=false git writes each symlink as a file holding the
+    link text; the scratch worktree holds the same, for every configuration."""
+    repo = make_repo()
+    user_git(repo.path, "config", "core.symlinks", "false")
+    config_before = user_git(repo.path, "config", "--list", "--show-origin")
+    good_tree = {"notes.txt": b"".join(LINES), "docs/readme.md": b"read me\n",
+                 "link": Symlink("notes.txt"), "gone": Symlink("docs/readme.md"),
+                 "typed": b"a plain file\n", "dangling": Symlink("nowhere")}
+    bad_tree = {**good_tree, "link": Symlink("docs/readme.md"), "typed": Symlink("notes.txt"),
+                "docs/new-link": Symlink("../notes.txt"), "notes.txt": b"".join(LINES[1:])}
+    del bad_tree["gone"]
+    good = repo.commit(good_tree)
+    bad = repo.commit(bad_tree)
+    diff = read_diff(repo.path, good, bad)
+    ids = [c.id for c in diff.changes]
+    configs = [frozenset(ids), frozenset(), *(frozenset(ids[:n]) for n in range(1, len(ids)))]
+
+    def real(commit: str, where: Path) -> dict[str, tuple[str, bytes]]:
+        user_git(repo.path, "worktree", "add", "--detach", "--quiet", str(where), commit)
+        try:
+            return entries_under(where)
+        finally:
+            user_git(repo.path, "worktree", "remove", "--force", str(where))
+
+    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
+        first = real(good, tmp_path / "good")
+        assert first["link"] == (oct(0o100644), b"notes.txt")  # git wrote no symlink
+        assert entries_under(worktree.root) == first
+        for number, config in enumerate(configs):
+            states = tree_states(diff, config)
+            worktree.apply(states)
+            tree: dict[str, bytes | Symlink] = dict(good_tree)
+            for path, state in states.items():
+                if state is None:
+                    tree.pop(path, None)
+                else:
+                    tree[path] = (Symlink(state.data) if state.mode == 0o120000
+                                  else state.data)
+            expected = real(repo.commit(tree), tmp_path / f"real{number}")
+            assert entries_under(worktree.root) == expected, sorted(config)
+        worktree.checkout(bad)
+        assert entries_under(worktree.root) == real(bad, tmp_path / "bad")
+        worktree.apply(tree_states(diff, frozenset()))
+        assert entries_under(worktree.root) == first
+    assert user_git(repo.path, "config", "--list", "--show-origin") == config_before

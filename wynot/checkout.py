@@ -17,7 +17,9 @@ configuration defines). When no ``.gitattributes`` changes and
 conversion attribute (from any attributes file) go through git; the others
 (all of them, in most repositories) are written from their blob bytes, with
 no git process. With ``core.autocrlf=true`` any text file may convert, so
-every path goes through git.
+every path goes through git. With ``core.symlinks=false`` a checkout writes a
+symlink as a plain file holding the link text: every symlink of a
+configuration then goes through git too, and comes back as a regular file.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from pathlib import Path
 from wynot.changes import FileState
 from wynot.errors import GitError
 from wynot.export import _quote_alternate
-from wynot.git import autocrlf, git
+from wynot.git import autocrlf, git, symlinks
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
+PLAIN_MODE = 0o100644  # how git writes a symlink when core.symlinks is false
 _TYPE_MASK = 0o170000
 ATTRIBUTES_FILE = ".gitattributes"
 # The attributes that make a checked-out file differ from its blob.
@@ -46,6 +49,10 @@ class CheckoutFailed(Exception):
 
 def is_regular(state: FileState) -> bool:
     return state.mode & _TYPE_MASK not in (SYMLINK_MODE, GITLINK_MODE)
+
+
+def is_symlink(state: FileState) -> bool:
+    return state.mode & _TYPE_MASK == SYMLINK_MODE
 
 
 class Converter:
@@ -61,7 +68,9 @@ class Converter:
         self._objects = objects
         # The paths git must convert; None: any may (a .gitattributes changes).
         self._converted = _converted_paths(worktree, list(paths))
-        self.active = self._converted is None or bool(self._converted)
+        # core.symlinks=false: git writes each symlink as a file, so each goes through git.
+        self._plain_links = not symlinks(worktree)
+        self.active = self._converted is None or bool(self._converted) or self._plain_links
         self._started = False
         if self.active:
             self._start(good)
@@ -98,13 +107,18 @@ class Converter:
         """The states to write, as checkout bytes, for ``todo`` (path -> state, None = absent).
 
         Returns a state (checkout bytes, mode) for every regular file in
-        ``todo`` and for every other path whose conversion attributes the
-        configuration changes (a new ``.gitattributes``); other paths of
-        ``todo`` are not in the result. Raises CheckoutFailed.
+        ``todo``, for every symlink when git writes symlinks as plain files
+        (``core.symlinks=false``: a regular file holding the link text), and
+        for every other path whose conversion attributes the configuration
+        changes (a new ``.gitattributes``); other paths of ``todo`` are not in
+        the result. Raises CheckoutFailed.
         """
-        regular = {p: s for p, s in todo.items() if s is not None and is_regular(s)}
+        links = ({p for p, s in todo.items() if s is not None and is_symlink(s)}
+                 if self._plain_links else set())
+        regular = {p: s for p, s in todo.items()
+                   if s is not None and (is_regular(s) or p in links)}
         if self._converted is not None:  # the attributes never change: convert only these
-            todo = {p: s for p, s in todo.items() if p in self._converted}
+            todo = {p: s for p, s in todo.items() if p in self._converted or p in links}
         if not self.active or not todo:
             return regular
         attributes_change = any(_is_attributes(p) for p in todo)
@@ -118,7 +132,8 @@ class Converter:
                      if attrs != before.get(p) and p in modes and p not in todo}
         converted = {p: s for p, s in regular.items() if p in todo}
         data = self._checkout(sorted([*converted, *extra]))
-        result = {**regular, **{p: FileState(s.mode, data[p]) for p, s in converted.items()}}
+        result = {**regular, **{p: FileState(PLAIN_MODE if p in links else s.mode, data[p])
+                                for p, s in converted.items()}}
         result.update({p: FileState(mode, data[p]) for p, mode in extra.items()})
         return result
 

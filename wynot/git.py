@@ -101,6 +101,16 @@ def autocrlf(repo: Path) -> str:
     return "true" if value in ("true", "yes", "on", "1") else "false"
 
 
+def symlinks(repo: Path) -> bool:
+    """The user's effective ``core.symlinks`` in ``repo``: False when a checkout writes
+    a symlink as a plain file holding the link text (git's default is True)."""
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "config", "--type=bool", "--get", "core.symlinks"],
+        capture_output=True, env=clean_environment(), check=False,
+    )
+    return not (proc.returncode == 0 and os.fsdecode(proc.stdout).strip() == "false")
+
+
 @dataclass(frozen=True, slots=True)
 class RepoInfo:
     """Where a repository lives: its top level and its (common) git directory."""
