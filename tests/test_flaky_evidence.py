@@ -144,11 +144,23 @@ def test_a_rerun_adds_evidence_to_what_earlier_runs_observed(
 
 def test_without_a_commit_phase_a_bad_that_passes_a_rerun_ends_the_run(
         make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    """BAD passing a rerun is "flaky: no culprit" (exit 5, status flaky) with or
+    without a commit phase: the same evidence, the same verdict."""
     repo = make_repo()
     flaky_history(repo, 3, culprit=None)
     # run 0: GOOD passes; run 1: BAD fails (a flake); its reruns (3, 4) pass
     code, report = wynot(repo, tmp_path, "--strategy", "hunks", "--flaky", "on",
                          FLAKE_FAILS="1")
-    assert code == 4 and report["status"] == "inconclusive"
+    assert code == 5 and report["status"] == "flaky"
     assert "BAD passed when run again" in report["message"]
     assert not [t for t in report["tests"] if t["phase"] == "search"]
+    markdown = run_wynot("good", "bad", "--format", "markdown", "--no-cache", "-q",
+                         "--strategy", "hunks", "--flaky", "on", "--", "python3", "check.py",
+                         cwd=repo.path, env={"FLAKE_STATE": str(tmp_path / "md-runs"),
+                                             "FLAKE_FAILS": "1"})
+    assert markdown.returncode == 5 and "### wynot: flaky" in markdown.stdout, markdown.stdout
+    # the commit phase, given a BAD that fails once and then passes, says the same
+    # with a commit phase: runs 0-2 are GOOD's, 3-5 BAD's; BAD fails once, then passes
+    (tmp_path / "commits").mkdir()
+    code, report = wynot(repo, tmp_path / "commits", "--flaky", "on", FLAKE_FAILS="3")
+    assert code == 5 and report["status"] == "flaky", report

@@ -56,3 +56,10 @@ class UnfinishedError(WynotError):
     """The search ended without a verified failure-inducing set."""
 
     exit_code = ExitCode.UNFINISHED
+
+
+class NoCulpritError(WynotError):
+    """The failure does not reproduce (BAD passed when run again): a flake, nothing
+    is blamed. The same verdict as the flake-aware search's "no culprit"."""
+
+    exit_code = ExitCode.FLAKY

@@ -27,7 +27,7 @@ from wynot.carry import Carried, answer_patch, carry_answer
 from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
-from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
+from wynot.errors import NoCulpritError, PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.flaky_phase import FlakyOptions, confirm_runs, premise_flake_rate
 from wynot.git import find_repo, resolve_commit
 from wynot.history import count_between, first_parent_chain, origins
@@ -251,7 +251,7 @@ def _premise_reruns(tester: Tester, flaky: FlakyOptions, good: TestRecord,
     bads = [tester.run(bad.ids, "premise", use_cache=False) for _ in range(runs - 1)]
     passed = next((r for r in bads if r.outcome is Outcome.PASS), None)
     if passed is not None:
-        raise UnfinishedError(
+        raise NoCulpritError(
             f"BAD passed when run again (test {passed.number}): its failure does not "
             f"reproduce, the test is flaky; nothing is blamed. Output: {passed.output}")
     return premise_flake_rate(flaky, [good, *goods], [bad, *bads])

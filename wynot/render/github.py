@@ -31,7 +31,7 @@ def workflow_commands(result: Result | None, info: ReportInfo) -> list[str]:
 
 
 def _headline(result: Result | None, info: ReportInfo) -> str:
-    status = status_of(result, partial=info.partial)
+    status = status_of(result, partial=info.partial, exit_code=info.exit_code)
     if result is not None and result.commit_phase is not None:
         phase = result.commit_phase
         commit = phase.commits.get(phase.first_bad)

@@ -11,6 +11,7 @@ import shlex
 from collections import Counter
 from dataclasses import dataclass
 
+from wynot.errors import ExitCode
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONFLICT, PREDICTED, Result
 
@@ -48,14 +49,16 @@ class ReportInfo:
     patch_path: str = ""           # the answer's patch on disk, for the reproduce steps
 
 
-def status_of(result: Result | None, *, partial: bool = False) -> str:
+def status_of(result: Result | None, *, partial: bool = False,
+              exit_code: int | None = None) -> str:
     """found: a verified, minimal answer (or an exact first bad commit with no hunk
     phase); suspect: something narrower than GOOD..BAD is known to fail but is not
     proven minimal (a budget, an interrupted run, skipped commits);
     inconclusive: nothing narrower than GOOD..BAD; flaky: the flake-aware
-    search found that the failure does not reproduce (no culprit)."""
+    search found that the failure does not reproduce (no culprit), or a run
+    with no result ended with exit 5 (BAD passed when run again)."""
     if result is None:
-        return INCONCLUSIVE
+        return FLAKY if exit_code == ExitCode.FLAKY else INCONCLUSIVE
     phase = result.commit_phase
     if phase is not None and phase.no_culprit:
         return FLAKY

@@ -39,7 +39,8 @@ def report_json(result: Result, info: ReportInfo) -> dict[str, Any]:
 def failure_json(info: ReportInfo, good: str, bad: str) -> dict[str, Any]:
     """The report of a run that ended without a result (premise, error, nothing narrowed)."""
     return {
-        "schema": SCHEMA_VERSION, "status": status_of(None), "message": info.message,
+        "schema": SCHEMA_VERSION, "status": status_of(None, exit_code=info.exit_code),
+        "message": info.message,
         "partial": info.partial, "version": info.version, "exit_code": info.exit_code,
         "good": {"name": good, "commit": None}, "bad": {"name": bad, "commit": None},
         "commit": None, "changes": [], "tests": [],

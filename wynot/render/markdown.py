@@ -47,7 +47,7 @@ def render_markdown(result: Result | None, info: ReportInfo, *, limit: int = LIM
 
 
 def _head(result: Result | None, info: ReportInfo) -> list[str]:
-    status = status_of(result, partial=info.partial)
+    status = status_of(result, partial=info.partial, exit_code=info.exit_code)
     lines = [f"### wynot: {HEADLINES.get(status, status)}", ""]
     if info.message:
         lines += [_quote(info.message), ""]
