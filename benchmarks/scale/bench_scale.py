@@ -36,7 +36,10 @@ gap therefore includes bash's own start (about 1-2 ms). The first run starts
 with an empty state directory (``<git-dir>/wynot`` is removed).
 
 ``--mode default`` runs wynot with its default options; ``--mode flat`` with
-``--group none --no-predict --no-resolve``.
+``--group none --no-predict --no-resolve``. ``--autocrlf`` runs it in a clone
+of each repository (``syn<N>-autocrlf``) whose configuration sets
+``core.autocrlf=true``, where every file wynot writes goes through
+``git checkout-index`` as a checkout would write it.
 """
 
 from __future__ import annotations
@@ -233,9 +236,20 @@ def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
             seen)
 
 
+def autocrlf_clone(repo: Path) -> Path:
+    """A clone of ``repo`` (tags good and bad included) with ``core.autocrlf=true``."""
+    clone = repo.with_name(f"{repo.name}-autocrlf")
+    if not (clone / ".git").exists():
+        subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "config", "core.autocrlf", "true"], check=True)
+    return clone
+
+
 def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
-            copies: int) -> Row:
+            copies: int, autocrlf: bool = False) -> Row:
     repo = ensure_repo(workdir, hunks, timeout, copies)
+    if autocrlf:
+        repo = autocrlf_clone(repo)
     case = json.loads((workdir / f"syn{hunks}.json").read_text())
     here = workdir / f"run{hunks}"
     here.mkdir(exist_ok=True)
@@ -308,12 +322,15 @@ def main() -> None:
     parser.add_argument("--generate-up-to", type=int, default=20000,
                         help="larger sizes are --copies copies of a generated repository")
     parser.add_argument("--copies", type=int, default=5)
+    parser.add_argument("--autocrlf", action="store_true",
+                        help="run in a clone configured with core.autocrlf=true")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         copies = args.copies if size > args.generate_up_to else 1
-        rows.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies))
+        rows.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies,
+                            args.autocrlf))
         print(markdown(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     print(markdown(rows))
     if args.json:
