@@ -23,6 +23,16 @@ at 0.95 (only the second run's tests count).
 For each (rate, method) it prints
 the share of runs that name the right answer (the culprit, or "flaky: no
 culprit" for flake-only histories) and the mean and maximum number of tests.
+
+``--real K`` builds K git repositories per rate and kind of history (with a
+culprit, and flake-only, whose BAD fails on its first run, as CI saw it, and
+at random after) and runs, each in its own clone or run: ``git bisect run``
+(the tests are the runs of check.py), ``git bisect run`` of a wrapper that
+runs check.py up to ``--reruns`` times (bad only if every run fails; all its
+runs count), and ``wynot --flaky on --strategy commits`` through its CLI (its
+commit-phase tests, and every run of check.py, premise included). Bisection
+always names a commit, so it is never right on a flake-only history; wynot
+is right there when it answers "flaky: no culprit" (exit 5).
 """
 
 from __future__ import annotations
@@ -126,8 +136,15 @@ def measure(method: Method, commits: int, rate: float, seeds: int,
 
 CHECK = """\
 import os, pathlib, random, sys
+runs = pathlib.Path(os.environ["FLAKE_STATE"] + ".all")
+runs.write_text(str(int(runs.read_text()) + 1 if runs.exists() else 1))
 if pathlib.Path("skip.txt").exists():
     sys.exit(125)
+if pathlib.Path("last.txt").exists():  # BAD, in a flake-only history: CI saw it fail once
+    seen = pathlib.Path(os.environ["FLAKE_STATE"] + ".bad")
+    if not seen.exists():
+        seen.write_text("1")
+        sys.exit(1)
 state = pathlib.Path(os.environ["FLAKE_STATE"])
 number = int(state.read_text()) if state.exists() else 0
 state.write_text(str(number + 1))
@@ -136,12 +153,22 @@ if pathlib.Path("broken.txt").exists():
 rate = float(os.environ["FLAKE_RATE"])
 sys.exit(1 if random.Random(os.environ["FLAKE_SEED"] + str(number)).random() < rate else 0)
 """
+# Bisection with fixed reruns under `git bisect run`: bad only if every run fails.
+RERUN = """\
+import subprocess, sys
+for _ in range(int(sys.argv[1])):
+    code = subprocess.run([sys.executable, "check.py"]).returncode
+    if code in (0, 125):
+        sys.exit(code)
+sys.exit(1)
+"""
 
 
-def make_repository(path: Path, commits: int, seed: int) -> str:
-    """A history like make_history's, as git commits; returns the culprit's subject."""
+def make_repository(path: Path, commits: int, seed: int, flake_only: bool) -> str | None:
+    """A history like make_history's, as git commits; returns the culprit's subject
+    (None in a flake-only history, whose last commit adds ``last.txt``)."""
     rng = random.Random(seed)
-    culprit = rng.randint(1, commits)
+    culprit = None if flake_only else rng.randint(1, commits)
     env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
            "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}
 
@@ -152,6 +179,7 @@ def make_repository(path: Path, commits: int, seed: int) -> str:
     path.mkdir()
     git("init", "-q")
     (path / "check.py").write_text(CHECK)
+    (path / "rerun.py").write_text(RERUN)
     git("add", "-A")
     git("commit", "-qm", "good")
     git("tag", "good")
@@ -162,58 +190,82 @@ def make_repository(path: Path, commits: int, seed: int) -> str:
             (path / "broken.txt").write_text("broken\n")
         elif i < commits and rng.random() < 0.1:
             (path / "skip.txt").write_text("cannot build\n")
+        if flake_only and i == commits:
+            (path / "last.txt").write_text("BAD\n")
         git("add", "-A")
         git("commit", "-qm", f"commit {i}")
     git("tag", "bad")
-    return f"commit {culprit}"
+    return None if culprit is None else f"commit {culprit}"
 
 
-def measure_real(wynot: list[str], commits: int, rate: float, seed: int,
-                 confidence: float) -> tuple[bool, int, bool, int]:
-    """(git bisect right, its tests, wynot right, its commit-phase tests) on one repository."""
-    with tempfile.TemporaryDirectory(prefix="wynot-bench-flaky-") as tmp:
-        repo = Path(tmp) / "repo"
-        culprit = make_repository(repo, commits, seed)
+def run_bisect(tmp: Path, repo: Path, env: dict[str, str], name: str,
+               command: list[str]) -> tuple[str, int]:
+    """``git bisect run COMMAND`` in a clone: (its answer's text, runs of check.py)."""
+    clone = tmp / name
+    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "bisect", "start", "bad", "good"], check=True,
+                   capture_output=True)
+    state = tmp / f"{name}-runs"
+    run = subprocess.run(["git", "-C", str(clone), "bisect", "run", *command],
+                         capture_output=True, text=True, check=False,
+                         env={**env, "FLAKE_STATE": str(state)})
+    named = run.stdout.split("is the first bad commit", 1)[-1][:400]
+    return named, int(Path(f"{state}.all").read_text())
+
+
+def measure_real(wynot: list[str], commits: int, rate: float, seed: int, confidence: float,
+                 reruns: int, flake_only: bool) -> dict[str, tuple[bool, int]]:
+    """method -> (right, runs of the test) on one repository, for git bisect run, git
+    bisect run with reruns, and wynot (its runs after the premise, and all of them)."""
+    with tempfile.TemporaryDirectory(prefix="wynot-bench-flaky-") as tmp_name:
+        tmp = Path(tmp_name)
+        repo = tmp / "repo"
+        culprit = make_repository(repo, commits, seed, flake_only)
         env = {"FLAKE_RATE": str(rate), "FLAKE_SEED": str(seed),
                "PATH": "/usr/bin:/bin:" + str(Path(sys.executable).parent)}
-        clone = Path(tmp) / "clone"
-        subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
-        subprocess.run(["git", "-C", str(clone), "bisect", "start", "bad", "good"], check=True,
-                       capture_output=True)
-        run = subprocess.run(["git", "-C", str(clone), "bisect", "run", sys.executable,
-                              "check.py"], capture_output=True, text=True, check=False,
-                             env={**env, "FLAKE_STATE": str(Path(tmp) / "bisect-runs")})
-        log = subprocess.run(["git", "-C", str(clone), "bisect", "log"], capture_output=True,
-                             text=True, check=True).stdout
-        marks = sum(1 for line in log.splitlines()
-                    if line.startswith(("git bisect good", "git bisect bad", "git bisect skip")))
-        named = run.stdout.split("is the first bad commit", 1)[-1][:400]
-        bisect_right = f"    {culprit}\n" in named
+        results: dict[str, tuple[bool, int]] = {}
+        for name, command in (("plain", [sys.executable, "check.py"]),
+                              ("reruns", [sys.executable, "rerun.py", str(reruns)])):
+            named, runs = run_bisect(tmp, repo, env, name, command)
+            # bisection always names a commit: right only when there is a culprit
+            results[name] = (culprit is not None and f"    {culprit}\n" in named, runs)
+        state = tmp / "wynot-runs"
         done = subprocess.run([*wynot, "-C", str(repo), "--json", "--no-cache", "-q",
                                "--flaky", "on", "--confidence", str(confidence),
                                "--strategy", "commits", "good", "bad", "--",
                                sys.executable, "check.py"], capture_output=True, text=True,
-                              check=False,
-                              env={**env, "FLAKE_STATE": str(Path(tmp) / "wynot-runs")})
-        report = json.loads(done.stdout)
+                              check=False, env={**env, "FLAKE_STATE": str(state)})
+        report = json.loads(done.stdout) if done.stdout.strip() else {}
         phase = report.get("commit_phase") or {}
-        wynot_right = (done.returncode == 0 and phase.get("exact")
-                       and phase["first_bad"].get("subject") == culprit)
-        tests = sum(1 for t in report["tests"] if t["ran"] and t["phase"] == "commits")
-        return bisect_right, marks, bool(wynot_right), tests
+        if culprit is None:
+            right = done.returncode == 5 and report.get("status") == "flaky"
+        else:
+            right = bool(done.returncode == 0 and phase.get("exact")
+                         and phase["first_bad"].get("subject") == culprit)
+        tests = sum(1 for t in report.get("tests", []) if t["ran"] and t["phase"] == "commits")
+        results["wynot"] = (right, tests)
+        results["wynot, all runs"] = (right, int(Path(f"{state}.all").read_text()))
+        return results
 
 
 def real(args: argparse.Namespace) -> int:
+    """Real repositories: each method's share right, and its mean and maximum runs."""
     wynot = shlex.split(args.wynot)
-    print("| flake rate | seed | git bisect run right | its tests | wynot --flaky on right "
-          "| its commit tests |")
+    print("| history | flake rate | method | right | tests (mean) | tests (max) |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for rate in (float(r) for r in args.rates.split(",")):
-        for seed in range(args.real):
-            b_right, b_tests, w_right, w_tests = measure_real(wynot, args.commits, rate, seed,
-                                                              args.confidence)
-            print(f"| {rate} | {seed} | {'yes' if b_right else 'NO'} | {b_tests} "
-                  f"| {'yes' if w_right else 'NO'} | {w_tests} |", flush=True)
+    names = {"plain": "git bisect run", "reruns": f"git bisect run, {args.reruns} reruns",
+             "wynot": f"wynot --flaky on ({args.confidence}), after the premise",
+             "wynot, all runs": "wynot, every run of the test"}
+    for flake_only in (False, True):
+        for rate in (float(r) for r in args.rates.split(",")):
+            found = [measure_real(wynot, args.commits, rate, seed, args.confidence,
+                                  args.reruns, flake_only) for seed in range(args.real)]
+            kind = "flake only" if flake_only else "culprit"
+            for key, name in names.items():
+                right = sum(f[key][0] for f in found) / len(found)
+                runs = [f[key][1] for f in found]
+                print(f"| {kind} | {rate} | {name} | {right:.0%} | "
+                      f"{sum(runs) / len(runs):.1f} | {max(runs)} |", flush=True)
     return 0
 
 
