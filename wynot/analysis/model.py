@@ -41,7 +41,9 @@ from wynot.changes import Change, ChangeKind, Diff, FileDiff
 class Analysis:
     """What the diff says about its changes, by change id."""
 
-    files: tuple[FileAnalysis, ...]  # by file index
+    # by file index; without the readings of its sides (parsed once, dropped once
+    # the file's changes are read: they would hold every side of the diff at once)
+    files: tuple[FileAnalysis, ...]
     symbols: Mapping[int, Symbols]
     enclosing: Mapping[int, str]  # the function or class a hunk sits in ('' if none)
     tokens: Mapping[int, TokenChange]
@@ -72,16 +74,21 @@ class Analysis:
 
 def analyse(diff: Diff) -> Analysis:
     """Analyse every file and change of ``diff`` (each file side parsed once)."""
-    files = tuple(analyse_file(fd) for fd in diff.files)
+    files: list[FileAnalysis] = []
     symbols: dict[int, Symbols] = {}
     enclosing: dict[int, str] = {}
     changed: dict[int, TokenChange] = {}
-    for change in diff.changes:
-        fd, fa = diff.files[change.file], files[change.file]
-        symbols[change.id] = change_symbols(change, fd, fa)
-        enclosing[change.id] = enclosing_scope(change, fa)
-        if fa.language is not None:
-            changed[change.id] = _token_change(change, fd, fa, symbols[change.id])
+    for fd in diff.files:  # a file's readings are dropped once its changes are read
+        fa = analyse_file(fd)
+        for change in fd.changes:
+            symbols[change.id] = change_symbols(change, fd, fa)
+            enclosing[change.id] = enclosing_scope(change, fa)
+            if fa.language is not None:
+                changed[change.id] = _token_change(change, fd, fa, symbols[change.id])
+        files.append(FileAnalysis(fa.index, fa.language, fa.symbols, scopes=fa.scopes))
+    symbols = {c.id: symbols[c.id] for c in diff.changes}  # in the diff's order
+    enclosing = {c.id: enclosing[c.id] for c in diff.changes}
+    changed = {c.id: changed[c.id] for c in diff.changes if c.id in changed}
     coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
 
     def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
@@ -100,7 +107,7 @@ def analyse(diff: Diff) -> Analysis:
     places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
     python = {c.id for c in diff.changes if files[c.file].language == "python"}
     links = find_clusters(changed, places, counts("old"), counts("new"), python)
-    return Analysis(files=files, symbols=symbols, enclosing=enclosing,
+    return Analysis(files=tuple(files), symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
                     clusters=links.clusters, needs=links.needs,
                     file_of={c.id: c.file for c in diff.changes})
