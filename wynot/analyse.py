@@ -19,7 +19,6 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,14 +119,16 @@ def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | N
         return None
     global _SHARED
     _SHARED = diff
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    pool = multiprocessing.get_context("fork").Pool(workers)
     try:
         readings = FileReadings({}, {}, {}, {})
-        for part in pool.map(_read_part, _shares(diff, workers * 4)):
+        for part in pool.imap(_read_part, _shares(diff, workers * 4)):
             readings.update(part)
+        pool.close()
+        pool.join()
         return readings
     finally:
-        pool.shutdown(cancel_futures=True)
+        pool.terminate()  # at once when interrupted: what the workers read is of no use
         _SHARED = None
 
 
