@@ -11,25 +11,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wynot.bisect import bisect
+from wynot.bisect import bisect, multisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
+from wynot.executor import Executor
 from wynot.history import commit_infos, merge_base, show_commit
 from wynot.outcome import Outcome
 from wynot.premise import require
 from wynot.result import CommitInfo, CommitPhase, Progress, TestRecord
 from wynot.runner import Commands
 from wynot.tester import Tester
-from wynot.worktree import scratch_worktree
 
 
 def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], commands: Commands,
                      cache: OutcomeCache | None, log: RunLog, records: list[TestRecord],
-                     progress: Progress) -> CommitPhase:
-    """Premise on GOOD and BAD, then bisect the commits between them."""
+                     progress: Progress, executor: Executor) -> CommitPhase:
+    """Premise on GOOD and BAD, then bisect the commits between them.
+
+    With several workers, GOOD and BAD are tested together and the commits are
+    multisected: as many evenly spaced commits a round as there are workers.
+    """
     empty = Diff(good=chain[0], bad=chain[-1], files=(), changes=())
-    with scratch_worktree(repo, chain[0], {}) as worktree:
-        tester = Tester(empty, worktree, commands, cache, "", log, progress, records)
+    executor.begin(chain[0], empty)
+    tester = Tester(empty, executor, commands, cache, "", log, progress, records)
+    try:
+        tester.speculate_commits([chain[0], chain[-1]])
         good = require(tester.run_commit(chain[0], "premise"), Outcome.PASS, "GOOD",
                        names[0], chain[0], commands)
         bad = require(tester.run_commit(chain[-1], "premise"), Outcome.FAIL, "BAD",
@@ -41,7 +47,14 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
             by_sha[chain[i]] = tester.run_commit(chain[i], "commits")
             return by_sha[chain[i]].outcome
 
-        bisection = bisect(len(chain), test)
+        def test_round(indices: list[int]) -> list[Outcome]:
+            tester.speculate_commits([chain[i] for i in indices])
+            return [test(i) for i in indices]
+
+        if executor.workers > 1:
+            bisection = multisect(len(chain), test_round, executor.workers)
+        else:
+            bisection = bisect(len(chain), test)
         low, high = chain[bisection.last_good], chain[bisection.first_bad]
         interesting = {low, high, *(chain[i] for i in bisection.skipped)}
         commits = commit_infos(repo, interesting)
@@ -53,6 +66,8 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                 commits.update(commit_infos(repo, [low, *commits[high].parents]))
         return CommitPhase(tuple(chain), bisection, commits, (low, high),
                            (by_sha[low], by_sha[high]), combination, show_commit(repo, high))
+    finally:
+        tester.finish()
 
 
 def _combination(repo: Path, tester: Tester, merge: CommitInfo,

@@ -9,9 +9,10 @@ callback as :class:`~wynot.tester.TestRecord` values and short status strings.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,9 +26,11 @@ from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
 from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError
+from wynot.executor import Executor, open_executor
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
 from wynot.history import attribute, commit_infos, first_parent_chain
+from wynot.lookahead import Lookahead
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.patch import check_reproduces, tree_states
@@ -45,7 +48,6 @@ from wynot.result import (
 )
 from wynot.runner import Commands
 from wynot.tester import Tester
-from wynot.worktree import scratch_worktree
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
 
@@ -67,6 +69,9 @@ class Request:
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
+    jobs: int = 1  # tests run at a time (-j)
+    executor: str = "local"  # "local" (a pool of worktrees) or "dask"
+    scheduler: str | None = None  # the dask scheduler's address
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +100,18 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     records: list[TestRecord] = []
     phase: CommitPhase | None = None
     try:
-        low, high, premise = good, bad, None
-        if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
-            phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
-                                     request.commands, cache if request.use_cache else None,
-                                     log, records, progress)
-            (low, high), premise = phase.hunk_range, phase.range_records
-        answer = None
-        if request.strategy != "commits":
-            answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise)
+        with open_executor(request.executor, info.toplevel, request.commands, request.jobs,
+                           request.scheduler, progress) as executor:
+            low, high, premise = good, bad, None
+            if chain is not None and (len(chain) > 2 or request.strategy == "commits"):
+                phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
+                                         request.commands, cache if request.use_cache else None,
+                                         log, records, progress, executor)
+                (low, high), premise = phase.hunk_range, phase.range_records
+            answer = None
+            if request.strategy != "commits":
+                answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
+                                     progress, premise, executor)
     finally:
         cache.close()
         log.close()
@@ -132,7 +139,7 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None) -> _HunkAnswer:
+                premise: tuple[TestRecord, TestRecord] | None, executor: Executor) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     diff = read_diff(repo, good, bad, context=request.context)
     if not diff.changes:
@@ -149,10 +156,13 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
                      resolve_patterns=request.resolve_patterns)
-    with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
-        tester = Tester(diff, worktree, request.commands, cache if request.use_cache else None,
-                        key, log, progress, records)
+    executor.begin(good, diff)
+    tester = Tester(diff, executor, request.commands, cache if request.use_cache else None,
+                    key, log, progress, records)
+    with contextlib.ExitStack() as finishing:
+        finishing.callback(tester.finish)
         if premise is None:
+            tester.speculate([frozenset(), frozenset(plan.order)])
             require(tester.run(frozenset(), "premise"), Outcome.PASS, "GOOD", request.good,
                     good, request.commands)
             bad_record = require(tester.run(frozenset(plan.order), "premise"), Outcome.FAIL,
@@ -200,7 +210,7 @@ def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
         "label") >= max_tests
 
 
-def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],
+def _search(tester: Tester, plan: Plan, oracle: SearchOracle,
             stop: Callable[[], bool], keep_passing: bool) -> tuple[frozenset[int], bool]:
     """Run dd+ in the plan's order. Returns (changes found, minimal).
 
@@ -213,8 +223,8 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
     if len(everything) == 1:
         return everything, True
     try:
-        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop,
-                        keep_passing=keep_passing)
+        found = _dd_plus(tester, oracle, list(plan.order), frozenset(), plan, stop,
+                         keep_passing)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
@@ -257,8 +267,7 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozen
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
                         f"the {len(rest)} others of the smallest failing configuration "
                         f"that contains them")
-        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
-                                  keep_passing=keep_passing)
+        chosen = chosen | _dd_plus(tester, oracle, rest, chosen, plan, stop, keep_passing)
 
 
 def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
@@ -269,9 +278,30 @@ def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset
     return min(failing, key=len, default=None)
 
 
-def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
-    """The oracle for configurations that always include ``applied``."""
-    return lambda config: oracle(applied | config)
+def _dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int], applied: frozenset[int],
+             plan: Plan, stop: Callable[[], bool], keep_passing: bool) -> frozenset[int]:
+    """dd+ over ``changes`` with ``applied`` always applied.
+
+    With several workers the oracle looks ahead: before each question it
+    starts the configurations dd+ is likeliest to ask next on idle workers
+    (:mod:`wynot.lookahead`). dd+ still asks and decides one configuration at
+    a time, so its answer and its questions do not depend on the workers.
+    """
+    def ask(config: frozenset[int]) -> Outcome:
+        return oracle(applied | config)
+
+    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
+        return dd_plus(changes, answer, split=plan.split, keep_passing=keep_passing)
+
+    def predict(config: frozenset[int]) -> Outcome | None:
+        return None if oracle.deps.is_closed(applied | config) else Outcome.UNRESOLVED
+
+    def announce(configs: Sequence[frozenset[int]]) -> None:
+        tester.speculate([applied | config for config in configs])
+
+    workers = tester.executor.workers
+    test = Lookahead(search, ask, announce, workers, predict) if workers > 1 else ask
+    return dd_plus(changes, test, split=plan.split, stop=stop, keep_passing=keep_passing)
 
 
 def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
@@ -312,7 +342,9 @@ def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
             chosen -= group
     roles: dict[int, str] = {}
     while len(roles) < len(chosen):
-        for change in sorted(chosen - roles.keys(), key=lambda c: (-distance.get(c, 0), c)):
+        sweep = sorted(chosen - roles.keys(), key=lambda c: (-distance.get(c, 0), c))
+        for k, change in enumerate(sweep):
+            tester.speculate([chosen - {c} for c in sweep[k:]])
             rest = chosen - {change}
             outcome = _run_label(tester, rest, stop, chosen)
             if outcome is Outcome.FAIL and rest:

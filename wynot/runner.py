@@ -15,7 +15,7 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -83,19 +83,27 @@ def classify(
     return Outcome.FAIL, Reason.FAILED  # any other code, or killed by a signal (< 0)
 
 
-def run_configuration(cwd: Path, commands: Commands, output: Path) -> RunResult:
-    """Run the build (if any) then the test in ``cwd``; write their output to ``output``."""
+def run_configuration(cwd: Path, commands: Commands, output: Path,
+                      cancelled: Callable[[], bool] | None = None) -> RunResult:
+    """Run the build (if any) then the test in ``cwd``; write their output to ``output``.
+
+    ``cancelled`` is polled while a command runs; once it returns true the
+    command's process group is killed and the run ends as if it timed out
+    (the caller, who cancelled it, discards the result).
+    """
     env = clean_environment()
     env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # stale .pyc files could hide a change
     start = time.monotonic()
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("wb") as log:
         if commands.build:
-            code, timed_out = _run(commands.build, cwd, env, log, _remaining(commands, start))
+            code, timed_out = _run(commands.build, cwd, env, log, _remaining(commands, start),
+                                   cancelled)
             if timed_out or code != 0:
                 reason = Reason.TIMED_OUT if timed_out else Reason.BUILD_FAILED
                 return RunResult(Outcome.UNRESOLVED, reason, code, time.monotonic() - start, output)
-        code, timed_out = _run(commands.test, cwd, env, log, _remaining(commands, start))
+        code, timed_out = _run(commands.test, cwd, env, log, _remaining(commands, start),
+                               cancelled)
     text = output.read_bytes() if commands.fail_pattern is not None else b""
     outcome, reason = classify(code, timed_out=timed_out, output=text,
                                fail_pattern=commands.fail_pattern)
@@ -109,7 +117,8 @@ def _remaining(commands: Commands, start: float) -> float | None:
 
 
 def _run(
-    argv: Sequence[str], cwd: Path, env: dict[str, str], log: BinaryIO, timeout: float | None
+    argv: Sequence[str], cwd: Path, env: dict[str, str], log: BinaryIO, timeout: float | None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> tuple[int | None, bool]:
     """Run one command in its own process group. Returns (exit code, timed out).
 
@@ -128,7 +137,11 @@ def _run(
         _note(log, f"wynot: {argv[0]}: permission denied\n")
         return 126, False
     try:
-        return proc.wait(timeout=timeout), False
+        return _wait(proc, timeout, cancelled), False
+    except _Cancelled:
+        _note(log, "\nwynot: cancelled (no longer needed); killing process group\n")
+        kill_group(proc)
+        return None, True
     except subprocess.TimeoutExpired:
         _note(log, f"\nwynot: timed out after {timeout:.1f}s; killing process group\n")
         kill_group(proc)
@@ -136,6 +149,32 @@ def _run(
     finally:
         if proc.poll() is None:  # interrupted (Ctrl-C, SIGTERM): leave nothing running
             kill_group(proc)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+CANCEL_POLL_SECONDS = 0.05
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float | None,
+          cancelled: Callable[[], bool] | None) -> int:
+    """``proc.wait(timeout)``, raising _Cancelled as soon as ``cancelled()`` is true."""
+    if cancelled is None:
+        return proc.wait(timeout=timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        if cancelled():
+            raise _Cancelled
+        step = CANCEL_POLL_SECONDS
+        if deadline is not None:
+            step = min(step, max(0.0, deadline - time.monotonic()))
+        try:
+            return proc.wait(timeout=step)
+        except subprocess.TimeoutExpired:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise
 
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
