@@ -23,7 +23,7 @@ from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
-from wynot.dd import SearchStopped, dd_plus
+from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.diffread import read_diff
 from wynot.errors import PremiseError, UnfinishedError, UsageError
 from wynot.executor import Executor, open_executor
@@ -223,8 +223,8 @@ def _search(tester: Tester, plan: Plan, oracle: SearchOracle,
     if len(everything) == 1:
         return everything, True
     try:
-        found = _dd_plus(tester, oracle, list(plan.order), frozenset(), plan, stop,
-                         keep_passing)
+        found = search_dd_plus(tester, oracle, list(plan.order), frozenset(), plan.split, stop,
+                               keep_passing)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{len(stopped.best)} changes")
@@ -267,7 +267,8 @@ def _standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozen
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
                         f"the {len(rest)} others of the smallest failing configuration "
                         f"that contains them")
-        chosen = chosen | _dd_plus(tester, oracle, rest, chosen, plan, stop, keep_passing)
+        chosen = chosen | search_dd_plus(tester, oracle, rest, chosen, plan.split, stop,
+                                         keep_passing)
 
 
 def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
@@ -278,8 +279,9 @@ def _smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset
     return min(failing, key=len, default=None)
 
 
-def _dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int], applied: frozenset[int],
-             plan: Plan, stop: Callable[[], bool], keep_passing: bool) -> frozenset[int]:
+def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
+                   applied: frozenset[int], split: Split[int], stop: Callable[[], bool] | None,
+                   keep_passing: bool) -> frozenset[int]:
     """dd+ over ``changes`` with ``applied`` always applied.
 
     With several workers the oracle looks ahead: before each question it
@@ -291,7 +293,7 @@ def _dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int], applied: 
         return oracle(applied | config)
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        return dd_plus(changes, answer, split=plan.split, keep_passing=keep_passing)
+        return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
 
     def predict(config: frozenset[int]) -> Outcome | None:
         return None if oracle.deps.is_closed(applied | config) else Outcome.UNRESOLVED
@@ -301,7 +303,7 @@ def _dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int], applied: 
 
     workers = tester.executor.workers
     test = Lookahead(search, ask, announce, workers, predict) if workers > 1 else ask
-    return dd_plus(changes, test, split=plan.split, stop=stop, keep_passing=keep_passing)
+    return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
 
 
 def _label(tester: Tester, chosen: frozenset[int], stop: Callable[[], bool],
