@@ -15,6 +15,7 @@ one that is no longer wanted is cancelled and logged as such.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, search_key
 from wynot.changes import Diff
 from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
-from wynot.executor import Cancelled, Execution, Executor, Handle, Job
+from wynot.executor import Execution, Executor, Handle, Job
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord
 from wynot.runner import Commands
@@ -154,16 +155,13 @@ class Tester:
         finished = handle.done()
         handle.cancel()
         sha, ids = key
-        entry: dict[str, object] = {"speculative": True, "commit": sha, "changes": sorted(ids)}
+        entry: dict[str, object] = {"phase": "speculative", "source": "cancelled",
+                                    "commit": sha, "changes": sorted(ids)}
         if finished:
-            try:
+            with contextlib.suppress(Exception):  # cancelled, or broke: not evidence
                 execution = handle.result()
-                entry.update(unused=True, outcome=execution.outcome.value,
+                entry.update(source="unused", outcome=execution.outcome.value,
                              output=execution.output, worker=execution.worker)
-            except Cancelled:
-                entry.update(cancelled=True)
-        else:
-            entry.update(cancelled=True)
         self.log.record(**entry)
 
     def _execute(self, key: _Key, number: int) -> Execution:
