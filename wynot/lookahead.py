@@ -59,8 +59,8 @@ def next_question(search: Search[T], answers: Mapping[frozenset[T], Outcome],
 
 
 def prior(answers: Mapping[frozenset[T], Outcome]) -> dict[Outcome, float]:
-    """How likely each outcome is, from the answers so far (one extra of each)."""
-    counts = dict.fromkeys(Outcome, 1)
+    """How likely each outcome is, from the answers so far (half an extra of each)."""
+    counts = dict.fromkeys(Outcome, 0.5)
     for outcome in answers.values():
         counts[outcome] += 1
     total = sum(counts.values())
@@ -117,8 +117,8 @@ class Lookahead(Generic[T]):
         self.answers: dict[frozenset[T], Outcome] = {}
 
     def __call__(self, config: frozenset[T]) -> Outcome:
-        if self.width > 1:
-            self.announce(plan_ahead(self.search, self.answers, self.width,
+        if self.width > 1:  # twice as many as can run: runs still likely are kept
+            self.announce(plan_ahead(self.search, self.answers, 2 * self.width,
                                      predict=self.predict))
         outcome = self.oracle(config)
         self.answers[config] = outcome

@@ -102,8 +102,9 @@ class Tester:
         """Start these configurations on idle workers, first ones first.
 
         Speculative runs started earlier and not among ``configs`` are
-        cancelled. Configurations with a known outcome are skipped; at most
-        one run per worker is kept. Does nothing with one worker.
+        cancelled; those among them keep running. Configurations with a known
+        outcome are skipped; at most one run per worker is kept. Does nothing
+        with one worker.
         """
         self._want([("", ids) for ids in configs])
 
@@ -133,21 +134,19 @@ class Tester:
         return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors)
 
     def _want(self, keys: Sequence[_Key]) -> None:
+        """Keep the speculative runs among ``keys``; start the first new ones on free workers."""
         if self.executor.workers < 2 and not self._pending:
             return
-        wanted: list[_Key] = []
-        for key in keys:
-            if len(wanted) >= self.executor.workers:
-                break
-            if key not in wanted and (key in self._pending or not self._known(key)):
-                wanted.append(key)
-        for key in [k for k in self._pending if k not in wanted]:
+        listed = set(keys)
+        for key in [k for k in self._pending if k not in listed]:
             self._drop(key, self._pending.pop(key))
-        for rank, key in enumerate(wanted, start=1):
-            if key not in self._pending:
+        for key in keys:
+            if len(self._pending) >= self.executor.workers:
+                break
+            if key not in self._pending and not self._known(key):
                 self._speculated += 1
                 job = self._job(key, f"spec-{self._speculated:04d}.out")
-                self._pending[key] = (self.executor.submit(job, rank), job)
+                self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
 
     def _drop(self, key: _Key, pending: tuple[Handle, Job]) -> None:
         """Cancel a speculative run nobody asked for; log what became of it."""
