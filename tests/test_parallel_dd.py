@@ -8,13 +8,10 @@ lookahead, the Tester's speculation, memo and records, the search oracle.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -27,7 +24,7 @@ from wynot.analysis.depends import Dependencies
 from wynot.cache import RunLog
 from wynot.changes import Diff
 from wynot.dd import Outcome, dd_plus, split_evenly
-from wynot.executor import Cancelled, Execution, Job, LocalHandle
+from wynot.executor import Cancelled, Execution, LocalHandle, LocalPool
 from wynot.isolate import search_dd_plus
 from wynot.oracle import SearchOracle
 from wynot.runner import Commands
@@ -35,64 +32,30 @@ from wynot.runner import Commands
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 
 
-@dataclass
-class MemoryExecutor:
-    """Runs jobs on ``workers`` threads; a job's outcome is ``outcome(job.ids)``."""
+class MemoryExecutor(LocalPool):
+    """A pool whose workers answer ``outcome(job.ids)`` after a short random delay."""
 
-    outcome: Callable[[frozenset[int]], Outcome]
-    workers: int
-    seed: int = 0
-    ran: list[frozenset[int]] = field(default_factory=list)
-    cancelled: list[frozenset[int]] = field(default_factory=list)
+    def __init__(self, outcome: Callable[[frozenset[int]], Outcome], workers: int,
+                 seed: int = 0) -> None:
+        self.outcome = outcome
+        self.ran: list[frozenset[int]] = []
+        self.cancelled: list[frozenset[int]] = []
+        self._random = random.Random(seed)
+        self._record = threading.Lock()
+        super().__init__(Path("."), Commands(("true",)), workers)
 
-    def __post_init__(self) -> None:
-        self._queue: list[tuple[int, int, LocalHandle]] = []
-        self._order = itertools.count()
-        self._lock = threading.Condition()
-        self._closing = False
-        self._random = random.Random(self.seed)
-        self._threads = [threading.Thread(target=self._work, daemon=True)
-                         for _ in range(self.workers)]
-        for thread in self._threads:
-            thread.start()
-
-    def begin(self, good: str, diff: Diff) -> None:
-        del good, diff
-
-    def submit(self, job: Job, priority: int = 0) -> LocalHandle:
-        handle = LocalHandle(job)
-        with self._lock:
-            heapq.heappush(self._queue, (priority, next(self._order), handle))
-            self._lock.notify()
-        return handle
-
-    def close(self) -> None:
-        with self._lock:
-            self._closing = True
-            self._lock.notify_all()
-        for thread in self._threads:
-            thread.join()
-
-    def _work(self) -> None:
-        while True:
-            with self._lock:
-                while not self._queue and not self._closing:
-                    self._lock.wait()
-                if self._closing:
-                    return
-                handle = heapq.heappop(self._queue)[2]
-                delay = self._random.uniform(0, 0.002)
-            deadline = time.monotonic() + delay
-            while time.monotonic() < deadline and not handle.cancelled():
-                time.sleep(0.0005)
+    def _run(self, name: str, handle: LocalHandle) -> Execution:
+        with self._record:
+            delay = self._random.uniform(0, 0.002)
+        deadline = time.monotonic() + delay
+        while time.monotonic() < deadline and not handle.cancelled():
+            time.sleep(0.0005)
+        with self._record:
             if handle.cancelled():
-                with self._lock:
-                    self.cancelled.append(handle.job.ids)
-                handle.finish(None, Cancelled("cancelled"))
-                continue
-            with self._lock:
-                self.ran.append(handle.job.ids)
-            handle.finish(Execution(self.outcome(handle.job.ids), "in memory", delay, ""), None)
+                self.cancelled.append(handle.job.ids)
+                raise Cancelled("cancelled")
+            self.ran.append(handle.job.ids)
+        return Execution(self.outcome(handle.job.ids), "in memory", delay, "", worker=name)
 
 
 def parallel_dd_plus(changes: list[int], outcome: Callable[[frozenset[int]], Outcome],

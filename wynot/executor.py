@@ -173,8 +173,9 @@ class LocalPool:
         self._lock = threading.Condition()
         self._closing = False
         self._stack = contextlib.ExitStack()
-        self._stack_lock = threading.Lock()  # worktrees are created one at a time
+        self._stack_lock = threading.Lock()
         self._running: set[LocalHandle] = set()
+        self._worktrees: dict[str, tuple[ScratchWorktree, int]] = {}  # by worker
         self._threads = [threading.Thread(target=self._work, args=(i + 1,), daemon=True,
                                           name=f"wynot-worker-{i + 1}") for i in range(workers)]
         for thread in self._threads:
@@ -230,34 +231,38 @@ class LocalPool:
 
     def _work(self, number: int) -> None:
         name = f"w{number}"
-        worktree: ScratchWorktree | None = None
-        generation = -1
         while (handle := self._next()) is not None:
             try:
-                with self._lock:
-                    good, diff, current = self._good, self._diff, self._generation
-                if worktree is None or generation != current:
-                    worktree = self._prepare(worktree, good, diff)
-                    generation = current
                 if self._started is not None:
                     self._started(name, handle.job)
-                execution = execute(worktree, diff, self.commands, handle.job,
-                                    handle.cancelled, name)
-                handle.finish(execution, None)
+                handle.finish(self._run(name, handle), None)
             except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
                 handle.finish(None, error)
             finally:
                 with self._lock:
                     self._running.discard(handle)
 
+    def _run(self, name: str, handle: LocalHandle) -> Execution:
+        """Run one job in worker ``name``'s worktree (created or switched first)."""
+        with self._lock:
+            good, diff, current = self._good, self._diff, self._generation
+        worktree, generation = self._worktrees.get(name, (None, -1))
+        if worktree is None or generation != current:
+            worktree = self._prepare(worktree, good, diff)
+            self._worktrees[name] = (worktree, current)
+        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name)
+
     def _prepare(self, worktree: ScratchWorktree | None, good: str,
                  diff: Diff) -> ScratchWorktree:
         """A worktree of ``good`` whose diff paths are known to hold their GOOD states."""
         base = tree_states(diff, frozenset()) if diff.changes else {}
         commit = good or "HEAD"
-        if worktree is None:
+        if worktree is None:  # concurrent `git worktree add`s are safe; the stack is not
+            created = scratch_worktree(self.repo, commit, base)
+            fresh = created.__enter__()
             with self._stack_lock:
-                return self._stack.enter_context(scratch_worktree(self.repo, commit, base))
+                self._stack.push(created.__exit__)
+            return fresh
         worktree.checkout(commit)
         return ScratchWorktree(self.repo, commit, worktree.root, base)
 
