@@ -103,8 +103,8 @@ class Tester:
 
         Speculative runs started earlier and not among ``configs`` are
         cancelled; those among them keep running. Configurations with a known
-        outcome are skipped; at most one run per worker is kept. Does nothing
-        with one worker.
+        outcome are skipped; no more runs are started than there are
+        workers. Does nothing with one worker.
         """
         self._want([("", ids) for ids in configs])
 
@@ -141,7 +141,8 @@ class Tester:
         for key in [k for k in self._pending if k not in listed]:
             self._drop(key, self._pending.pop(key))
         for key in keys:
-            if len(self._pending) >= self.executor.workers:
+            busy = sum(1 for handle, _ in self._pending.values() if not handle.done())
+            if busy >= self.executor.workers:
                 break
             if key not in self._pending and not self._known(key):
                 self._speculated += 1
