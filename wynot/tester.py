@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord
 from wynot.runner import Commands
 
 _Key = tuple[str, frozenset[int]]  # (commit or "", change ids)
+TOP_UP_SECONDS = 0.05  # how often a waiting search looks for free workers
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Tester:
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
     _pending: dict[_Key, tuple[Handle, Job]] = field(default_factory=dict, init=False, repr=False)
     _speculated: int = field(default=0, init=False, repr=False)
+    _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all)."""
@@ -140,7 +143,12 @@ class Tester:
         listed = set(keys)
         for key in [k for k in self._pending if k not in listed]:
             self._drop(key, self._pending.pop(key))
-        for key in keys:
+        self._listed = list(keys)
+        self._top_up()
+
+    def _top_up(self) -> None:
+        """Start the first listed configurations not started yet, while workers are free."""
+        for key in self._listed:
             busy = sum(1 for handle, _ in self._pending.values() if not handle.done())
             if busy >= self.executor.workers:
                 break
@@ -167,6 +175,9 @@ class Tester:
     def _execute(self, key: _Key, number: int) -> Execution:
         """Run ``key``'s job, adopting a speculative run of it if there is one.
 
+        While it runs, workers that finish a speculative run start the next
+        configurations of the last list given to :meth:`speculate`.
+
         A speculative run started under other build-error patterns is not adopted.
         """
         output = self.log.output_path(number).name
@@ -175,6 +186,9 @@ class Tester:
             self._drop(key, pending)
             pending = None
         handle = pending[0] if pending else self.executor.submit(self._job(key, output))
+        while self._listed and not handle.done():  # workers that finish meanwhile go on
+            time.sleep(TOP_UP_SECONDS)
+            self._top_up()
         return handle.result()
 
     def _add(self, record: TestRecord, worker: str = "") -> TestRecord:
