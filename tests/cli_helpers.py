@@ -7,7 +7,13 @@ import json
 import os
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "schema" / "report-v2.json"
 
 
 def wynot_argv() -> list[str]:
@@ -20,10 +26,37 @@ def wynot_argv() -> list[str]:
 
 def run_wynot(*args: str, cwd: Path | None = None, timeout: float = 300,
               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed CLI; a JSON report it prints is checked against the schema."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "WYNOT_"))}
     full_env.update(env or {})
-    return subprocess.run([*wynot_argv(), *args], cwd=cwd, capture_output=True, text=True,
+    done = subprocess.run([*wynot_argv(), *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=full_env, check=False)
+    if prints_json_report(args, full_env) and done.stdout:
+        validate_report(json.loads(done.stdout))
+    return done
+
+
+def prints_json_report(args: tuple[str, ...], env: dict[str, str]) -> bool:
+    """Whether these arguments ask for a JSON report (not `wynot runs --json`)."""
+    if args[:1] == ("runs",) or args[:1] == ("clean",):
+        return False
+    before = args[:args.index("--")] if "--" in args else args
+    pairs = list(zip(before, before[1:], strict=False))
+    return ("--json" in before or ("--format", "json") in pairs
+            or "--format=json" in before or env.get("WYNOT_JSON") == "1"
+            or env.get("WYNOT_FORMAT") == "json")
+
+
+@cache
+def report_schema() -> Any:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return schema
+
+
+def validate_report(report: object) -> None:
+    """Raise jsonschema.ValidationError unless ``report`` follows docs/schema/report-v2.json."""
+    jsonschema.validate(report, report_schema(), cls=jsonschema.Draft202012Validator)
 
 
 def git_out(repo: Path, *args: str) -> str:

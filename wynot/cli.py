@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import re
 import shlex
 import signal
 import sys
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -17,12 +18,16 @@ import click
 
 from wynot import __version__
 from wynot.analysis.grouping import parse_criteria
+from wynot.commands import SUBCOMMANDS
 from wynot.errors import ExitCode, UsageError, WynotError
 from wynot.executor import parse_jobs
 from wynot.isolate import Request, isolate
-from wynot.report import render_text, to_json
-from wynot.result import PREDICTED, Result, TestRecord
+from wynot.output import FORMATS, revert_and_verify, write_failure, write_report
+from wynot.render.info import ReportInfo
+from wynot.render.progress import open_progress
+from wynot.result import Progress, Result, TestRecord, TestStarted
 from wynot.runner import Commands
+from wynot.runstore import PATCH, save_result
 
 EPILOG = """\b
 The test command runs in a scratch checkout of each configuration:
@@ -32,8 +37,16 @@ The test command runs in a scratch checkout of each configuration:
 \b
 Exit codes: 0 found and verified, 1 error, 2 usage error, 3 premise does not
 hold (GOOD fails, BAD passes, no differences), 4 no verified minimal result
-(budget spent, everything unresolved), 130 interrupted (rerun to resume).
+(budget spent, everything unresolved, --revert-patch not verified),
+130 interrupted (rerun to resume).
 Every option can also be set as WYNOT_<OPTION>, e.g. WYNOT_TIMEOUT=60.
+
+\b
+Other commands (as the first argument; a revision named like one of them
+is written report^{commit}):
+  wynot report [RUN]   render a finished or interrupted run again (no test runs)
+  wynot runs           list the runs kept in <git-dir>/wynot/runs
+  wynot clean          delete the runs and the outcome cache (--keep N runs)
 """
 
 
@@ -42,6 +55,7 @@ class _WynotCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["wynot.separator"] = "--" in args
+        ctx.meta["wynot.argv"] = tuple(args)
         return super().parse_args(ctx, args)
 
 
@@ -65,14 +79,27 @@ class _WynotCommand(click.Command):
                    "(other failures are UNRESOLVED).")
 @click.option("--patch", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the isolated changes as a patch that `git apply` accepts on GOOD.")
-@click.option("--json", is_flag=True,
-              help="Print a machine-readable JSON report on stdout instead of the diff.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text",
+              show_default=True, envvar="WYNOT_FORMAT",
+              help="Report on stdout: text (a diff), json (docs/schema/report-v2.json), "
+                   "markdown (for an issue or PR comment), github (annotations on stdout, "
+                   "the Markdown into $GITHUB_STEP_SUMMARY).")
+@click.option("--json", is_flag=True, help="The same as --format json.")
+@click.option("--revert-patch", type=click.Path(dir_okay=False, path_type=Path),
+              metavar="FILE",
+              help="Write the answer reverted on BAD as a patch for `git apply`, and check "
+                   "it: BAD with it applied must pass (one more test). Exit code 4 if it "
+                   "does not apply or BAD still fails.")
 @click.option("--context", type=click.IntRange(min=0), default=3, show_default=True,
               help="Lines of context when cutting the diff into hunks (git diff -U).")
 @click.option("--max-tests", type=click.IntRange(min=1), metavar="N",
               help="Stop after N search and label tests (dd+, the search for the "
                    "context an answer needs, labelling) and report the smallest failing "
                    "configuration found so far, verified but not minimal (exit code 4).")
+@click.option("--max-time", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Like --max-tests, for time: once SECONDS have passed since the start, "
+                   "the search stops at the next test and reports its best answer so far "
+                   "(exit code 4). The test in flight finishes; bound it with --timeout.")
 @click.option("--strategy", type=click.Choice(["auto", "commits", "hunks"]), default="auto",
               show_default=True,
               help="auto: with several commits between GOOD and BAD, first bisect them (like "
@@ -138,21 +165,24 @@ def wynot(
     if not ctx.meta.get("wynot.separator"):
         raise click.UsageError(
             "separate the test command with --, e.g. wynot GOOD BAD -- make test")
-    code = _run(good, bad, command, opts)
+    code = _run(good, bad, command, opts, ctx.meta.get("wynot.argv", ()))
     ctx.exit(int(code))
 
 
-def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]) -> ExitCode:
+def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
+         argv: tuple[str, ...] = ()) -> ExitCode:
     signal.signal(signal.SIGTERM, _raise_interrupt)
+    opts["format"] = "json" if opts["json"] else opts["output_format"]
     try:
-        request = _request(good, bad, command, opts)
-        progress = _no_progress if opts["quiet"] else _print_progress
-        result = isolate(request, progress)
+        request = _request(good, bad, command, opts, argv)
+        with _progress(opts["quiet"]) as progress:
+            result = isolate(request, progress)
         code = ExitCode.FOUND if result.minimal else ExitCode.UNFINISHED
-        _output(result, code, opts)
-        return code
+        return _output(result, code, request, opts)
     except WynotError as error:
         _error(error.message, error.details)
+        if error.exit_code is not ExitCode.USAGE:
+            write_failure(_info(opts, argv, good, bad, command, error), opts["format"], good, bad)
         return error.exit_code
     except KeyboardInterrupt:
         _error("interrupted; outcomes so far are saved, rerun the same command to resume")
@@ -164,7 +194,8 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]) ->
         return ExitCode.ERROR
 
 
-def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]) -> Request:
+def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
+             argv: tuple[str, ...] = ()) -> Request:
     build = shlex.split(opts["build"]) if opts["build"] else None
     pattern = None
     if opts["fail_pattern"] is not None:
@@ -194,47 +225,60 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    context=opts["context"], max_tests=opts["max_tests"],
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
-                   strategy=opts["strategy"], keep_passing=opts["keep_passing"])
+                   strategy=opts["strategy"], keep_passing=opts["keep_passing"],
+                   max_time=opts["max_time"], invocation=argv)
 
 
-def _output(result: Result, code: ExitCode, opts: dict[str, Any]) -> None:
+def _output(result: Result, code: ExitCode, request: Request, opts: dict[str, Any]) -> ExitCode:
+    """Write the patches, check the revert, keep the result for ``wynot report``, print."""
     if opts["patch"] is not None:
         try:
             opts["patch"].write_bytes(result.patch)
         except OSError as exc:
             raise WynotError(f"cannot write the patch to {opts['patch']}: {exc}") from exc
-    if opts["json"]:
-        _write_stdout(json.dumps(to_json(result, int(code)), indent=2) + "\n")
-        return
-    color = {"always": True, "never": False}.get(opts["color"])
+    revert = None
+    if opts["revert_patch"] is not None:
+        with _progress(opts["quiet"]) as progress:
+            result, revert = revert_and_verify(result, request, opts["revert_patch"], progress)
+        if not revert.verified and code is ExitCode.FOUND:
+            code = ExitCode.UNFINISHED
+    message = "" if result.minimal else ("the search was stopped by its budget: this is the "
+                                         "best answer so far, not minimal")
+    info = ReportInfo(__version__, request.invocation, request.commands.test,
+                      request.commands.build, int(code), message, revert=revert,
+                      patch_path=str(result.run_dir / PATCH) if result.patch else "")
+    save_result(result, info)
+    write_report(result, info, opts["format"], color=_color(opts["color"]))
+    return code
+
+
+def _info(opts: dict[str, Any], argv: tuple[str, ...], good: str, bad: str,
+          command: tuple[str, ...], error: WynotError) -> ReportInfo:
+    build = tuple(shlex.split(opts["build"])) if opts["build"] else None
+    return ReportInfo(__version__, argv, command, build, int(error.exit_code), error.message)
+
+
+def _color(choice: str) -> bool:
+    color = {"always": True, "never": False}.get(choice)
     if color is None:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    _write_stdout(render_text(result, color=color))
+    return color
 
 
-def _write_stdout(text: str) -> None:
-    """Write text that may hold surrogate-escaped bytes (non-UTF-8 paths, content)."""
-    sys.stdout.flush()
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
-
-
-def _print_progress(event: TestRecord | str) -> None:
-    if isinstance(event, str):
-        click.echo(f"wynot: {event}", err=True)
+@contextlib.contextmanager
+def _progress(quiet: bool) -> Iterator[Progress]:
+    """Progress on stderr: live on a terminal, plain lines otherwise, none with -q."""
+    if quiet:
+        yield _no_progress
         return
-    if event.source == PREDICTED:
-        return  # free, and there can be thousands; the summary counts them
-    source = "" if event.ran else f", {event.source}"
-    what = f"commit {event.commit[:12]}" if event.commit else f"{len(event.ids):>5} changes"
-    click.echo(
-        f"wynot: test {event.number:>3} [{event.phase}] {what}: "
-        f"{event.outcome.name} ({event.reason}, {event.duration:.1f} s{source})",
-        err=True,
-    )
+    display = open_progress(sys.stderr, live=sys.stderr.isatty())
+    try:
+        yield display
+    finally:
+        display.close()
 
 
-def _no_progress(event: TestRecord | str) -> None:
+def _no_progress(event: TestRecord | TestStarted | str) -> None:
     del event
 
 
@@ -249,5 +293,8 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def main() -> None:
-    """Console entry point for ``wynot`` and ``git-wynot``."""
+    """Console entry point for ``wynot`` and ``git-wynot``: a subcommand or a search."""
+    args = sys.argv[1:]
+    if args and args[0] in SUBCOMMANDS:
+        SUBCOMMANDS[args[0]](args[1:], prog_name=f"wynot {args[0]}")
     wynot(prog_name="wynot")

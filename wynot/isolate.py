@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wynot import __version__
 from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import Plan, make_plan, scope
 from wynot.analysis.resolve import Resolver, is_construction_failure
@@ -25,7 +26,7 @@ from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.diffread import read_diff
-from wynot.errors import PremiseError, UnfinishedError, UsageError
+from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
 from wynot.executor import Executor, open_executor
 from wynot.export import export_patch
 from wynot.git import find_repo, resolve_commit
@@ -47,6 +48,7 @@ from wynot.result import (
     TestRecord,
 )
 from wynot.runner import Commands
+from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.tester import Tester
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
@@ -72,6 +74,8 @@ class Request:
     jobs: int = 1  # tests run at a time (-j)
     executor: str = "local"  # "local" (a pool of worktrees) or "dask"
     scheduler: str | None = None  # the dask scheduler's address
+    max_time: float | None = None  # seconds from the start; then stop as with max_tests
+    invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,9 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     state = state_dir(info.git_dir)
     cache = OutcomeCache(state / "cache.sqlite")
     log = RunLog(state / "runs")
+    save_request(log.dir, argv=request.invocation, version=__version__, good=good, bad=bad,
+                 names=(request.good, request.bad), commands=request.commands,
+                 context=request.context, strategy=request.strategy)
     records: list[TestRecord] = []
     phase: CommitPhase | None = None
     try:
@@ -108,10 +115,14 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
                                          request.commands, cache if request.use_cache else None,
                                          log, records, progress, executor)
                 (low, high), premise = phase.hunk_range, phase.range_records
+                save_commit_phase(log.dir, phase)
             answer = None
             if request.strategy != "commits":
                 answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                     progress, premise, executor)
+                                     progress, premise, executor, started=started)
+    except WynotError as error:
+        save_failure(log.dir, error.message, error.exit_code)
+        raise
     finally:
         cache.close()
         log.close()
@@ -139,7 +150,8 @@ def _origins(repo: Path, diff: Diff, changes: tuple[Change, ...]) -> dict[int, C
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None, executor: Executor) -> _HunkAnswer:
+                premise: tuple[TestRecord, TestRecord] | None, executor: Executor, *,
+                started: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification."""
     diff = read_diff(repo, good, bad, context=request.context)
     if not diff.changes:
@@ -177,7 +189,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
-        stop = _budget(tester, request.max_tests)
+        stop = _budget(tester, request.max_tests, request.max_time, started)
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);
         # without derived dependencies it costs runs (docs/performance.md).
@@ -204,10 +216,13 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     return _HunkAnswer(diff, chosen, roles, minimal)
 
 
-def _budget(tester: Tester, max_tests: int | None) -> Callable[[], bool]:
-    """The stop hook: true once ``max_tests`` search and label tests have run."""
-    return lambda: max_tests is not None and tester.runs("search") + tester.runs(
-        "label") >= max_tests
+def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None,
+            started: float | None = None) -> Callable[[], bool]:
+    """The stop hook: true once ``max_tests`` search and label tests have run, or
+    ``max_time`` seconds have passed since ``started`` (default: now)."""
+    deadline = None if max_time is None else (started or time.monotonic()) + max_time
+    return lambda: (max_tests is not None and tester.runs("search") + tester.runs(
+        "label") >= max_tests) or (deadline is not None and time.monotonic() >= deadline)
 
 
 def _search(tester: Tester, plan: Plan, oracle: SearchOracle,

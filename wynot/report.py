@@ -13,8 +13,8 @@ from wynot.changes import Change, ChangeKind, FileDiff
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONFLICT, PREDICTED, CommitInfo, CommitPhase, Result
 
-JSON_SCHEMA_VERSION = 1
-PHASES = ("premise", "commits", "search", "label", "verify")
+JSON_SCHEMA_VERSION = 2  # docs/schema/report-v2.json
+PHASES = ("premise", "commits", "search", "label", "verify", "revert")
 Style = Callable[..., str]
 
 

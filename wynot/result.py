@@ -41,8 +41,20 @@ class TestRecord:
         return read_output(Path(self.output)) if self.output else ""
 
 
-Progress = Callable[[TestRecord | str], None]
+@dataclass(frozen=True, slots=True)
+class TestStarted:
+    """A test began to run (``size`` changes applied, or a whole ``commit``).
 
+    Its :class:`TestRecord` follows with the same ``number`` once it ends.
+    """
+
+    number: int
+    phase: str
+    size: int
+    commit: str = ""
+
+
+Progress = Callable[[TestRecord | TestStarted | str], None]
 
 
 @dataclass(frozen=True, slots=True)

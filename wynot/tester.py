@@ -26,7 +26,15 @@ from wynot.changes import Diff
 from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
 from wynot.executor import Execution, Executor, Handle, Job
 from wynot.outcome import Outcome
-from wynot.result import CACHED, CONFLICT, PREDICTED, RAN, Progress, TestRecord
+from wynot.result import (
+    CACHED,
+    CONFLICT,
+    PREDICTED,
+    RAN,
+    Progress,
+    TestRecord,
+    TestStarted,
+)
 from wynot.runner import Commands
 
 _Key = tuple[str, frozenset[int]]  # (commit or "", change ids)
@@ -76,7 +84,7 @@ class Tester:
         if cached is not None:
             return self._add(TestRecord(number, phase, ids, cached.outcome, cached.reason,
                                         cached.duration, cached.output, CACHED, resolving))
-        execution = self._execute(("", ids), number)
+        execution = self._execute(("", ids), number, phase)
         source = CONFLICT if execution.conflict else RAN
         record = TestRecord(number, phase, ids, execution.outcome, execution.reason,
                             execution.duration, execution.output, source, resolving)
@@ -93,7 +101,7 @@ class Tester:
             return self._add(TestRecord(number, phase, frozenset(), cached.outcome,
                                         cached.reason, cached.duration, cached.output, CACHED,
                                         commit=sha))
-        execution = self._execute((sha, frozenset()), number)
+        execution = self._execute((sha, frozenset()), number, phase)
         record = TestRecord(number, phase, frozenset(), execution.outcome, execution.reason,
                             execution.duration, execution.output, RAN, commit=sha)
         if self.cache is not None:
@@ -172,7 +180,7 @@ class Tester:
                              output=execution.output, worker=execution.worker)
         self.log.record(**entry)
 
-    def _execute(self, key: _Key, number: int) -> Execution:
+    def _execute(self, key: _Key, number: int, phase: str) -> Execution:
         """Run ``key``'s job, adopting a speculative run of it if there is one.
 
         While it runs, workers that finish a speculative run start the next
@@ -186,6 +194,7 @@ class Tester:
             self._drop(key, pending)
             pending = None
         handle = pending[0] if pending else self.executor.submit(self._job(key, output))
+        self.progress(TestStarted(number, phase, len(key[1]), key[0]))
         while self._listed and not handle.done():  # workers that finish meanwhile go on
             time.sleep(TOP_UP_SECONDS)
             self._top_up()

@@ -1,0 +1,1 @@
+"""Reports from :mod:`wynot.result` data: JSON, Markdown, GitHub, and live progress."""
