@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import GitRepo
-from wynot.analysis.calls import Call, Signature, broken_by, shapes
+from wynot.analysis.calls import Call, Signature, broken_by
 from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import Plan, make_plan, parse_criteria, scope
+from wynot.analysis.python import shapes
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import (
     FileSymbols,

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wynot import __version__
-from wynot.analysis.depends import Dependencies, derive
-from wynot.analysis.grouping import Plan, make_plan, scope
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.grouping import Plan, make_plan
+from wynot.analysis.model import analyse
 from wynot.analysis.resolve import Resolver, is_construction_failure
-from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import OutcomeCache, RunLog, search_key, state_dir
 from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
@@ -159,11 +159,11 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     check_reproduces(diff)
     progress(f"{len(diff.changes)} changes in {len(diff.files)} files between "
              f"{good[:12]} and {bad[:12]}")
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    by_file = {fd.index: file_symbols(fd) for fd in diff.files}
-    deps = (derive(symbols, {c.id: by_file[c.file] for c in diff.changes}) if request.predict
-            else Dependencies())
-    plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None)
+    analysis = analyse(diff)
+    symbols = analysis.symbols
+    deps = analysis.dependencies() if request.predict else Dependencies()
+    plan = make_plan(diff, request.criteria, symbols, deps if request.predict else None,
+                     analysis.enclosing)
     key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
                      build=request.commands.build, timeout=request.commands.timeout,
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
@@ -183,9 +183,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             bad_record = premise[1]
         resolver = None
         if request.resolve:
-            scopes = {c.id: scope(c, diff.files[c.file]) for c in diff.changes}
-            files = {c.id: c.file for c in diff.changes}
-            resolver = Resolver(symbols, request.resolve_patterns, scopes, files)
+            resolver = Resolver(symbols, request.resolve_patterns, analysis.scopes(),
+                                dict(analysis.file_of))
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)

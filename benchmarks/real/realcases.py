@@ -342,8 +342,10 @@ def patch_for(changes: list[Change]) -> bytes:
 class Scratch:
     """A worktree of GOOD in which configurations of ``changes`` are tested."""
 
-    def __init__(self, repo: Path, changes: list[Change], root: Path | None = None):
+    def __init__(self, repo: Path, changes: list[Change], root: Path | None = None,
+                 command: list[str] | None = None):
         self.repo = Path(repo)
+        self.command = command or TEST_COMMAND
         self.changes = changes
         self.paths = sorted({c.path for c in changes})
         self.dir = Path(tempfile.mkdtemp(prefix="wynot-real-", dir=root))
@@ -382,7 +384,7 @@ class Scratch:
             if proc.returncode != 0:
                 raise CaseError("git apply failed for "
                                 f"{[c.label for c in subset]}: {proc.stderr.decode()[-1000:]}")
-        return run_test(self.tree, timeout)
+        return run_test(self.tree, timeout, self.command)
 
     def close(self) -> None:
         git(self.repo, "worktree", "remove", "--force", str(self.tree), check=False)
@@ -396,12 +398,14 @@ class Scratch:
         self.close()
 
 
-def run_test(tree: Path, timeout: float = 60) -> tuple[int, str]:
+def run_test(tree: Path, timeout: float = 60,
+             command: list[str] | None = None) -> tuple[int, str]:
+    """Run the case's test (``TEST_COMMAND`` unless given) in ``tree``: (exit, output)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     try:
-        proc = subprocess.run(TEST_COMMAND, cwd=tree, env=env, capture_output=True, text=True,
-                              timeout=timeout, start_new_session=True)
+        proc = subprocess.run(command or TEST_COMMAND, cwd=tree, env=env, capture_output=True,
+                              text=True, timeout=timeout, start_new_session=True)
     except subprocess.TimeoutExpired:
         return 124, "timeout"
     return proc.returncode, (proc.stdout + proc.stderr)

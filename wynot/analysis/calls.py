@@ -3,10 +3,11 @@
 A release that reorders ``Option(opts, dest, obj=None)`` into
 ``Option(obj, opts, dest)``, or drops the default of ``globs=None``, breaks
 every call written for the old shape, and the calls rewritten for the new
-shape break on the old one. :func:`shapes` reads, from one side's syntax
-tree, each function's :class:`Signature` with the lines it spans, and each
-call's :class:`Call` (how many positional arguments, which keywords) with the
-lines it starts its arguments on; :mod:`wynot.analysis.depends` ties a change that
+shape break on the old one. :mod:`wynot.analysis.python` reads, from one
+side's syntax tree, each function's :class:`Signature` with the lines it
+spans, and each call's :class:`Call` (how many positional arguments, which
+keywords) with the lines it starts its arguments on, into :class:`Shapes`;
+:mod:`wynot.analysis.depends` ties a change that
 reshapes a function to the changes whose calls one shape breaks
 (:func:`broken_by`).
 
@@ -103,38 +104,12 @@ class Shapes:
         return frozenset(call for line in lines for call in self.calls.get(line, ()))
 
 
-def shapes(tree: ast.Module) -> Shapes:
-    """Every function signature and every call of known shape in a syntax tree."""
-    signatures: list[tuple[frozenset[int], str, Signature]] = []
-    calls: list[tuple[frozenset[int], Call]] = []
-    methods: dict[ast.AST, str] = {}  # a def directly in a class body -> the class name
-    for node in ast.walk(tree):  # breadth first: a class comes before its methods
-        if isinstance(node, ast.ClassDef):
-            for child in node.body:
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                    methods[child] = node.name
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            owner = methods.get(node)
-            name = owner if owner is not None and node.name == "__init__" else node.name
-            bound = owner is not None and not decorated(node, "staticmethod")
-            first_body_line = node.body[0].lineno
-            spans = frozenset(range(node.lineno, max(node.lineno + 1, first_body_line)))
-            signature = _signature(node.args, drop_first=bound, owner=owner or "")
-            signatures.append((spans, name, signature))
-        elif isinstance(node, ast.Call):
-            call = _call(node)
-            if call is not None:
-                spans = frozenset(_starts(node))
-                calls.append((spans, call))
-    return Shapes(signatures, calls)
-
-
 def decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether the function has the decorator ``@name``."""
     return any(isinstance(d, ast.Name) and d.id == name for d in node.decorator_list)
 
 
-def _signature(a: ast.arguments, *, drop_first: bool, owner: str) -> Signature:
+def signature_of(a: ast.arguments, *, drop_first: bool, owner: str) -> Signature:
     positional = [arg.arg for arg in (*a.posonlyargs, *a.args)]
     if drop_first and positional:
         positional = positional[1:]
@@ -148,7 +123,7 @@ def _signature(a: ast.arguments, *, drop_first: bool, owner: str) -> Signature:
         varkw=a.kwarg is not None, owner=owner)
 
 
-def _call(node: ast.Call) -> Call | None:
+def call_of(node: ast.Call) -> Call | None:
     func = node.func
     name = func.id if isinstance(func, ast.Name) else (
         func.attr if isinstance(func, ast.Attribute) else None)
@@ -158,7 +133,7 @@ def _call(node: ast.Call) -> Call | None:
                 open_keywords=any(k.arg is None for k in node.keywords))
 
 
-def _starts(node: ast.Call) -> Iterable[int]:
+def call_starts(node: ast.Call) -> Iterable[int]:
     """The lines a call names its function and starts each argument on."""
     yield node.func.end_lineno or node.lineno
     for arg in node.args:

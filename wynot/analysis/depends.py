@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from wynot.analysis.calls import Signature, broken_by
+from wynot.analysis.clusters import Cluster
 from wynot.analysis.symbols import FileSymbols, Symbols
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
@@ -58,10 +59,15 @@ MAX_USERS = 200       # a removed name on more changed lines than this is too co
 @dataclass
 class Dependencies:
     """A directed graph over change ids; ``needs[a]`` are the changes ``a`` needs,
-    ties included; ``ties`` are the edges that are ties only."""
+    ties included; ``ties`` are the edges that are ties only. ``clusters``: the
+    clusters by change (:mod:`wynot.analysis.clusters`) tied in as units."""
 
     needs: dict[int, set[int]] = field(default_factory=dict)
     ties: set[tuple[int, int]] = field(default_factory=set)
+    clusters: list[Cluster] = field(default_factory=list)
+    # (a, b, why): a probably needs b (a new name's user and its declaration),
+    # not used for prediction; offered to resolution.
+    hints: list[tuple[int, int, str]] = field(default_factory=list)
 
     def add(self, a: int, b: int) -> bool:
         """Record that ``a`` needs ``b``; True if it is new (a tie becomes a need)."""
@@ -76,6 +82,17 @@ class Dependencies:
         if a != b and b not in self.needs.get(a, ()):
             self.needs.setdefault(a, set()).add(b)
             self.ties.add((a, b))
+
+    def add_cluster(self, cluster: Cluster) -> None:
+        """Tie the members of a cluster in a ring: each one's closure is all of them."""
+        members = sorted(cluster.members)
+        for a, b in zip(members, members[1:] + members[:1], strict=True):
+            self.tie(a, b)
+        self.clusters.append(cluster)
+
+    def cluster_of(self, change: int) -> Cluster | None:
+        """The cluster by change that ``change`` belongs to, if any."""
+        return next((c for c in self.clusters if change in c.members), None)
 
     def needs_only(self) -> Dependencies:
         """The same graph without its ties."""

@@ -4,13 +4,14 @@ Each change gets a *location key*, coarse to fine, from the chosen criteria:
 
 * ``dir``: every directory above the file (``net``, ``net/http``),
 * ``file``: the file (a renamed file's two paths count as one),
-* ``syntax``: the enclosing function or class (Python's ``ast`` for ``.py``
-  files, git's hunk header for other languages),
+* ``syntax``: the enclosing function or class (Python's ``ast`` for Python
+  files, tree-sitter for C, C++, Java, JavaScript, TypeScript, Go and Rust,
+  git's hunk header for other languages),
 
 a *unit*: changes that must stay together, the dependency cycles found by
 :mod:`wynot.analysis.depends` (a renamed function's definition and its callers, across
-files), and a *lexical group*: hunks of one file that share a rare
-identifier (``lexical``).
+files) and the clusters by change (:mod:`wynot.analysis.clusters`), and a
+*lexical group*: hunks of one file that share a rare identifier (``lexical``).
 
 With dependencies, the search order puts units after the units they need
 (definitions before uses), ties in diff order, so that every prefix of the
@@ -28,15 +29,13 @@ is near. Pure.
 
 from __future__ import annotations
 
-import ast
-import functools
 import heapq
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies, _tarjan
-from wynot.analysis.symbols import Symbols, python_tree
+from wynot.analysis.model import enclosing_scope
+from wynot.analysis.symbols import FileAnalysis, Symbols, analyse_file
 from wynot.changes import Change, Diff, FileDiff
 from wynot.dd import split_evenly
 
@@ -112,10 +111,20 @@ def make_plan(
     criteria: Sequence[str],
     symbols: Mapping[int, Symbols],
     deps: Dependencies | None = None,
+    enclosing: Mapping[int, str] | None = None,
 ) -> Plan:
-    """Order and group the changes of ``diff``."""
+    """Order and group the changes of ``diff``.
+
+    ``enclosing``: each change's function or class (the analysis'
+    :attr:`~wynot.analysis.model.Analysis.enclosing`); without it the files
+    are read again.
+    """
     changes = diff.changes
-    keys = {c.id: _location(c, diff.files[c.file], criteria) for c in changes}
+    if enclosing is None and "syntax" in criteria:
+        files = [analyse_file(fd) for fd in diff.files]
+        enclosing = {c.id: enclosing_scope(c, files[c.file]) for c in changes}
+    keys = {c.id: _location(c, diff.files[c.file], criteria, (enclosing or {}).get(c.id, ""))
+            for c in changes}
     lexical = _Union([c.id for c in changes])
     if "lexical" in criteria:
         _join_lexical(changes, symbols, lexical)
@@ -134,7 +143,8 @@ def make_plan(
                 grouped=bool(criteria) or deps is not None, lexical=groups)
 
 
-def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[str, ...]:
+def _location(change: Change, fd: FileDiff, criteria: Sequence[str],
+              enclosing: str) -> tuple[str, ...]:
     key: list[str] = []
     path = fd.new_path or fd.old_path or change.path
     if "dir" in criteria:
@@ -143,59 +153,14 @@ def _location(change: Change, fd: FileDiff, criteria: Sequence[str]) -> tuple[st
     if "file" in criteria:
         key.append(f"file:{fd.index}")
     if "syntax" in criteria:
-        key.append("def:" + _enclosing(change, fd))
+        key.append("def:" + enclosing)
     return tuple(key)
 
 
-def scope(change: Change, fd: FileDiff) -> str:
+def scope(change: Change, fd: FileDiff, analysis: FileAnalysis | None = None) -> str:
     """The file and function or class a hunk sits in; '' outside any (or a whole file)."""
-    enclosing = _enclosing(change, fd)
+    enclosing = enclosing_scope(change, analysis or analyse_file(fd))
     return f"{fd.index}:{enclosing}" if enclosing else ""
-
-
-def _enclosing(change: Change, fd: FileDiff) -> str:
-    """The function or class a hunk sits in, or '' for whole-file changes."""
-    if change.hunk is None:
-        return ""
-    path = fd.old_path or ""
-    if path.endswith(".py") and fd.old is not None:
-        scopes = _python_scopes(fd.old.data)
-        if scopes is not None:
-            first_changed = change.hunk.old_start + _leading_context(change.hunk.text)
-            inside = [name for start, end, name in scopes if start <= first_changed <= end]
-            return inside[-1] if inside else ""
-    return change.hunk.header.strip()
-
-
-@functools.lru_cache(maxsize=64)
-def _python_scopes(data: bytes) -> list[tuple[int, int, str]] | None:
-    """(first line, last line, dotted name) of every def/class, outer before inner."""
-    tree = python_tree(data)
-    if tree is None:
-        return None
-    scopes: list[tuple[int, int, str]] = []
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = prefix + child.name
-                scopes.append((child.lineno, child.end_lineno or child.lineno, name))
-                visit(child, name + ".")
-
-    visit(tree, "")
-    return scopes
-
-
-def _leading_context(text: str) -> int:
-    count = 0
-    for line in text.split("\n")[1:]:
-        if not line.startswith(" "):
-            break
-        count += 1
-    return count
-
-
-_TOKEN = re.compile(r"[A-Za-z_]\w*")
 
 
 def _join_lexical(changes: Sequence[Change], symbols: Mapping[int, Symbols],

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Run wynot on the cases whose dependencies Python's imports do not show.
+
+    python3 benchmarks/opaque/compare.py --workdir DIR [--cases a,b] [--modes default,flat]
+        [--max-tests 300] [--timeout 120] [--wall-limit 3600] [--wynot CMD]
+        [--markdown] [--json-out FILE]
+
+The cases (``--cases``, default all, in this order):
+
+* ``namelink-100``, ``namelink-5000``: generated packages whose modules reach
+  each other only by (module, name) strings (``benchmarks/namelink``, seed 1);
+* Python release pairs that rewrite their package (``benchmarks/real`` cases
+  ``werkzeug_build_empty_list``, ``itsdangerous_aware_timestamp``,
+  ``markupsafe_html5_unescape``); their sdists come from the cache or PyPI;
+* real C release pairs built with one gcc command (``benchmarks/ccases``:
+  ``libyaml_quote_escape``, ``lz4_frame_bound_autoflush``,
+  ``cjson_array_prev``, ``cjson_print_precision``); their history is read
+  from a local mirror (``--mirrors``, default ``$WYNOT_MIRRORS`` or
+  /work/.mirror, one ``<owner>+<name>/repo`` each).
+
+Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
+once per mode with ``--json --no-cache --strategy hunks --timeout T
+--max-tests N --patch FILE``: default options, and flat dd+ (``--group none
+--no-predict --no-resolve --no-keep-passing``). wynot's stderr and JSON go to
+``DIR/logs/``; a run past --wall-limit seconds is killed and shown as hung.
+
+Columns: hunks; truth (size of the true minimal set; "≤ n" where the minimum
+is not proven and n is the smallest failing set known); tests that ran
+(premise, search, labels, verification); unresolved among them; answer
+size; exact (the answer is the true minimal set); ``<= truth+1``; the bound
+4*ceil(log2 hunks) + answer size and whether the tests met it; wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+for sub in ("namelink", "ccases", "real"):
+    sys.path.insert(0, str(HERE.parent / sub))
+sys.path.insert(0, str(HERE))
+import ccases  # noqa: E402
+import realcases as rc  # noqa: E402
+import wynotrun  # noqa: E402
+
+NAMELINK = {"namelink-100": 100, "namelink-5000": 5000}
+PYTHON = ["werkzeug_build_empty_list", "itsdangerous_aware_timestamp",
+          "markupsafe_html5_unescape"]
+C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
+     "cjson_print_precision"]
+ALL = [*NAMELINK, *PYTHON, *C]
+
+
+def prepare(name: str, workdir: Path,
+            mirrors: Path) -> tuple[Path, list[str], list[list[str]], bool]:
+    """Build (or reuse) the case: repository, test command, true minimal sets, and
+    whether the minimum is proven (False: the smallest failing set known)."""
+    repo = workdir / name
+    if name in NAMELINK:
+        import generate  # benchmarks/namelink/generate.py
+        meta_path = repo.with_suffix(".json")
+        if not (repo / ".git").exists():
+            generate.generate(repo, NAMELINK[name], seed=1)
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        return repo, meta["test_command"], [meta["cause"]], True
+    if name in PYTHON:
+        case = rc.load_case(name)
+        if not (repo / ".git").exists():
+            rc.build_case(name, repo)
+        return repo, rc.TEST_COMMAND, [case["ground_truth"]], True
+    case = ccases.load_case(name)
+    if not (repo / ".git").exists():
+        mirror = mirrors / case["project"].replace("/", "+") / "repo"
+        ccases.build_case(name, repo, mirror)
+    truths = [case["ground_truth"], *case.get("ground_truth_alternatives", [])]
+    return repo, ccases.TEST_COMMAND, truths, case.get("ground_truth_proven", True)
+
+
+COLUMNS = ["case", "mode", "hunks", "truth", "exit", "tests", "unresolved", "answer", "exact",
+           "≤ truth+1", "bound 4⌈log2 h⌉+answer", "≤ bound", "wall s"]
+
+
+def cells(row: dict) -> list[str]:
+    yn = wynotrun.yn
+    truth = str(row["truth"]) if row.get("truth_proven", True) else f"≤{row['truth']}"
+    if "tests" not in row:
+        what = "hung" if row.get("hung") else "crashed"
+        return [row["case"], row["mode"], str(row["hunks"]), truth,
+                f"{row['exit']} ({what})", "-", "-", "-", "-", "NO", "-", "NO",
+                f"{row['wall']:.0f}"]
+    return [row["case"], row["mode"], str(row["hunks"]), truth, str(row["exit"]),
+            str(row["tests"]), str(row["unresolved"]), str(row["answer_size"]), yn(row["exact"]),
+            yn(row["within_truth_plus_1"]), str(row["tests_bound"]),
+            yn(row["within_tests_bound"]), f"{row['wall']:.0f}"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workdir", type=Path, required=True)
+    ap.add_argument("--cases", default=",".join(ALL))
+    ap.add_argument("--modes", default="default,flat")
+    ap.add_argument("--max-tests", type=int, default=300)
+    ap.add_argument("--timeout", type=float, default=120, help="wynot --timeout per test")
+    ap.add_argument("--wall-limit", type=float, default=3600,
+                    help="kill a wynot run after this many seconds (shown as hung)")
+    ap.add_argument("--wynot", default="wynot", help="the wynot command (default: %(default)s)")
+    ap.add_argument("--mirrors", type=Path, default=ccases.MIRRORS)
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--json-out", type=Path)
+    ap.add_argument("--rescore", type=Path, metavar="JSON",
+                    help="run nothing: score the rows of an earlier --json-out against the "
+                         "current ground truths and print the table")
+    args = ap.parse_args(argv)
+    names = [n for n in args.cases.split(",") if n]
+    unknown = [n for n in names if n not in ALL]
+    if unknown:
+        ap.error(f"unknown cases {unknown}; known: {', '.join(ALL)}")
+    workdir = args.workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    if args.rescore:
+        rows = [r for r in json.loads(args.rescore.read_text(encoding="utf-8"))
+                if r["case"] in names]
+        for row in rows:
+            _, _, truths, proven = prepare(row["case"], workdir, args.mirrors)
+            wynotrun.rescore(row, truths)["truth_proven"] = proven
+        print(wynotrun.render([cells(r) for r in rows], COLUMNS, args.markdown))
+        return 0
+    rows: list[dict] = []
+    for name in names:
+        t0 = time.monotonic()
+        repo, command, truths, proven = prepare(name, workdir, args.mirrors)
+        hunks = rc.count_hunk_headers(rc.diff_bytes(repo))
+        print(f"compare: {name}: {hunks} hunks, ready in {time.monotonic() - t0:.0f} s",
+              file=sys.stderr, flush=True)
+        for mode in args.modes.split(","):
+            run = wynotrun.run_wynot(shlex.split(args.wynot), repo, command, mode,
+                                     max_tests=args.max_tests, timeout=args.timeout,
+                                     wall_limit=args.wall_limit, log_dir=workdir / "logs",
+                                     name=name, strategy="hunks")
+            row = wynotrun.score(run, case=name, mode=mode, hunks=hunks, truth=truths)
+            row["truth_proven"] = proven
+            rows.append(row)
+            print(f"compare: {name} [{mode}] exit {row['exit']}, {row.get('tests', '-')} tests, "
+                  f"{row['wall']} s, answer {row.get('answer_size', '-')}"
+                  f"{' (exact)' if row.get('exact') else ''}; log {row['stderr_log']}",
+                  file=sys.stderr, flush=True)
+            if args.json_out:
+                args.json_out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    print(wynotrun.render([cells(r) for r in rows], COLUMNS, args.markdown))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""Clusters by change in several languages, tree-sitter scopes, and the one-parse analysis."""
+
+from __future__ import annotations
+
+import pickle
+
+from conftest import GitRepo
+from wynot.analysis import python as python_analysis
+from wynot.analysis.grouping import make_plan, scope
+from wynot.analysis.lexical import token_change
+from wynot.analysis.model import Analysis, analyse
+from wynot.analysis.treesitter import language_for, parse, tokens
+from wynot.changes import Diff
+from wynot.diffread import read_diff
+
+
+def pad(comment: str, n: int = 10) -> bytes:
+    """Filler lines that keep hunks apart, as comments of the language."""
+    return b"".join(b"%s filler %d\n" % (comment.encode(), i) for i in range(n))
+
+
+def analysed(repo: GitRepo, good: dict[str, bytes],
+             bad: dict[str, bytes]) -> tuple[Diff, Analysis]:
+    first, second = repo.commit(good), repo.commit(bad)
+    diff = read_diff(repo.path, first, second)
+    return diff, analyse(diff)
+
+
+def hunk(diff: Diff, path: str, text: str) -> int:
+    """The id of the hunk of ``path`` whose added or removed lines contain ``text``."""
+    return next(c.id for c in diff.changes if c.path == path and c.hunk is not None
+                and any(line[:1] in "+-" and text in line for line in c.hunk.text.split("\n")))
+
+
+def cluster_with(analysis: Analysis, change: int) -> frozenset[int]:
+    return next((c.members for c in analysis.clusters if change in c.members), frozenset())
+
+
+def test_a_c_rename_links_definition_prototype_and_callers(make_repo) -> None:
+    c = pad("//")
+    good = {
+        "lib.h": b"int parse_hdr(const char *s);\n" + c + b"int other(void);\n",
+        "lib.c": b'#include "lib.h"\nint parse_hdr(const char *s)\n{\n    return s[0];\n}\n'
+        + c + b"int other(void)\n{\n    return 1;\n}\n",
+        "main.c": b'#include "lib.h"\nint main(void)\n{\n    return parse_hdr("x");\n}\n'
+        + c + b"int limit = 10;\n",
+    }
+    bad = {
+        "lib.h": b"int parse_header(const char *s);\n" + c + b"int other(void);\n",
+        "lib.c": b'#include "lib.h"\nint parse_header(const char *s)\n{\n    return s[0];\n}\n'
+        + c + b"int other(void)\n{\n    return 2;\n}\n",
+        "main.c": b'#include "lib.h"\nint main(void)\n{\n    return parse_header("x");\n}\n'
+        + c + b"int limit = 11;\n",
+    }
+    diff, analysis = analysed(make_repo("c"), good, bad)
+    rename = {hunk(diff, "lib.h", "parse_header"), hunk(diff, "lib.c", "parse_header"),
+              hunk(diff, "main.c", "parse_header")}
+    assert cluster_with(analysis, min(rename)) == rename
+    assert cluster_with(analysis, hunk(diff, "lib.c", "return 2")) == frozenset()
+    deps = analysis.dependencies()
+    assert deps.closure({hunk(diff, "main.c", "parse_header")}) == rename
+    assert not deps.is_closed(frozenset({hunk(diff, "lib.c", "parse_header")}))
+    plan = make_plan(diff, ("dir", "file", "syntax"), analysis.symbols, deps, analysis.enclosing)
+    assert len({plan.units[i] for i in rename}) == 1
+
+
+def test_a_java_helper_links_its_first_users(make_repo) -> None:
+    c = pad("//")
+    good = {
+        "Util.java": b"class Util {\n    static int twice(int x) { return 2 * x; }\n}\n",
+        "A.java": b"class A {\n    int a(int v) { return v; }\n" + c + b"    int k = 1;\n}\n",
+        "B.java": b"class B {\n    int b(int v) { return v; }\n}\n",
+    }
+    bad = {
+        "Util.java": b"class Util {\n    static int twice(int x) { return 2 * x; }\n"
+        b"    static int clampValue(int x) { return x < 0 ? 0 : x; }\n}\n",
+        "A.java": b"class A {\n    int a(int v) { return Util.clampValue(v); }\n" + c
+        + b"    int k = 2;\n}\n",
+        "B.java": b"class B {\n    int b(int v) { return Util.clampValue(v); }\n}\n",
+    }
+    diff, analysis = analysed(make_repo("java"), good, bad)
+    helper = hunk(diff, "Util.java", "clampValue")
+    users = {hunk(diff, "A.java", "clampValue"), hunk(diff, "B.java", "clampValue")}
+    assert {(a, b) for a, b, why in analysis.needs if why == "new clampValue"} == {
+        (user, helper) for user in users}
+    deps = analysis.dependencies()  # offered to resolution, not used to predict
+    assert {(a, b) for a, b, _ in deps.hints} == {(user, helper) for user in users}
+    assert deps.closure({hunk(diff, "A.java", "k = 2")}) == {hunk(diff, "A.java", "k = 2")}
+
+
+def test_a_javascript_table_of_names_in_strings_links_the_renamed_function(make_repo) -> None:
+    c = pad("//")
+    good = {
+        "jobs.js": b"function runJob(t) {\n  return t;\n}\n" + c + b"function stop() {}\n",
+        "other.js": b"function runJob(t) {\n  return 0;\n}\n",
+        "registry.js": b'const HANDLERS = [\n  "jobs:runJob",\n  "other:runJob",\n];\n' + c
+        + b"const LIMIT = 3;\n",
+    }
+    bad = {
+        "jobs.js": b"function runJobNow(t) {\n  return t;\n}\n" + c + b"function stop() {}\n",
+        "other.js": b"function runJob(t) {\n  return 0;\n}\n",
+        "registry.js": b'const HANDLERS = [\n  "jobs:runJobNow",\n  "other:runJob",\n];\n' + c
+        + b"const LIMIT = 4;\n",
+    }
+    diff, analysis = analysed(make_repo("js"), good, bad)
+    rename = {hunk(diff, "jobs.js", "runJobNow"), hunk(diff, "registry.js", "runJobNow")}
+    assert cluster_with(analysis, min(rename)) == rename
+    assert "runJob -> runJobNow" in next(c.reasons for c in analysis.clusters
+                                         if c.members == rename)
+
+
+def test_a_go_function_moved_to_another_file_links_both_ends(make_repo) -> None:
+    c = pad("//")
+    good = {
+        "a.go": b"package p\n\nfunc keepA() int { return 1 }\n\n"
+        b"func movedHelper(x int) int {\n\treturn x + 1\n}\n" + c,
+        "b.go": b"package p\n\nfunc keepB() int { return 2 }\n" + c + b"var z = 1\n",
+    }
+    bad = {
+        "a.go": b"package p\n\nfunc keepA() int { return 1 }\n\n" + c,
+        "b.go": b"package p\n\nfunc keepB() int { return 2 }\n\n"
+        b"func movedHelper(x int) int {\n\treturn x + 1\n}\n" + c + b"var z = 2\n",
+    }
+    diff, analysis = analysed(make_repo("go"), good, bad)
+    move = {hunk(diff, "a.go", "movedHelper"), hunk(diff, "b.go", "movedHelper")}
+    assert cluster_with(analysis, min(move)) == move
+    assert cluster_with(analysis, hunk(diff, "b.go", "z = 2")) == frozenset()
+
+
+def test_python_runtime_names_in_strings_link_the_rename_across_files(make_repo) -> None:
+    """Every module defines f0; one renames it, and the table that names it follows."""
+    c = pad("#")
+    modules = {f"pkg/m{i}.py": b"def f0():\n    return %d\n" % i + c + b"X = 1\n"
+               for i in range(4)}
+    table = b'TABLE = [\n' + b"".join(b'    ("pkg.m%d", "f0"),\n' % i for i in range(4)) + b"]\n"
+    good = {**modules, "pkg/registry.py": table}
+    bad = dict(good)
+    bad["pkg/m2.py"] = b"def f0_v2():\n    return 2\n" + c + b"X = 1\n"
+    bad["pkg/m3.py"] = modules["pkg/m3.py"].replace(b"X = 1", b"X = 3")
+    bad["pkg/registry.py"] = table.replace(b'"pkg.m2", "f0"', b'"pkg.m2", "f0_v2"')
+    diff, analysis = analysed(make_repo("py"), good, bad)
+    rename = {hunk(diff, "pkg/m2.py", "f0_v2"), hunk(diff, "pkg/registry.py", "f0_v2")}
+    assert cluster_with(analysis, min(rename)) == rename
+    assert cluster_with(analysis, hunk(diff, "pkg/m3.py", "X = 3")) == frozenset()
+
+
+def test_a_common_respelling_without_a_declaration_links_nothing(make_repo) -> None:
+    """The same edit of a library call in many places is many edits, not one."""
+    c = pad("#")
+    good = {f"m{i}.py": b"def f%d(s):\n    return s.lower()\n" % i + c for i in range(5)}
+    bad = {f"m{i}.py": b"def f%d(s):\n    return s.casefold()\n" % i + c for i in range(5)}
+    _, analysis = analysed(make_repo("common"), good, bad)
+    assert analysis.clusters == ()
+
+
+def test_token_change_finds_respellings_at_the_same_place() -> None:
+    change = token_change(["call", "pkg", "m3", "f0", "x"], ["call", "pkg", "m3", "f0_v2", "x"],
+                          old_defined=["f0"], new_defined=["f0_v2"])
+    assert change.respelled == {("f0", "f0_v2")}
+    assert change.left == {"f0"} and change.arrived == {"f0_v2"}
+    assert change.defined == {"f0_v2"} and change.undefined == {"f0"}
+
+
+def test_tree_sitter_tokens_skip_keywords_and_comments_and_read_strings() -> None:
+    assert language_for("src/x.c") == "c" and language_for("README.md") is None
+    assert parse("c", b"int x;") is not None
+    found = tokens("c", b'/* old_name */ static int f(void) { return g("mod:h"); }')
+    assert found.sequence == ("f", "g", "mod", "h")
+    assert found.defined == {"f"}
+    assert tokens("rust", b"fn main() { let v = w; }").sequence == ("main", "v", "w")
+
+
+def test_enclosing_function_comes_from_tree_sitter_for_c_and_java(make_repo) -> None:
+    c_good = (b"static int helper(int a)\n{\n    int b = a;\n" + pad("    //", 6)
+              + b"    return b;\n}\n")
+    java_good = (b"class Shop {\n    int total(int n) {\n        int t = n;\n"
+                 + pad("        //", 6) + b"        return t;\n    }\n}\n")
+    good = {"x.c": c_good, "Shop.java": java_good}
+    bad = {"x.c": c_good.replace(b"return b;", b"return b + 1;"),
+           "Shop.java": java_good.replace(b"return t;", b"return t * 2;")}
+    diff, analysis = analysed(make_repo("scopes"), good, bad)
+    c_hunk, java_hunk = hunk(diff, "x.c", "b + 1"), hunk(diff, "Shop.java", "t * 2")
+    assert analysis.enclosing[c_hunk] == "helper"
+    assert analysis.enclosing[java_hunk] == "Shop.total"
+    fd = diff.files[diff.changes[java_hunk].file]
+    assert scope(diff.changes[java_hunk], fd) == f"{fd.index}:Shop.total"
+
+
+def test_each_python_file_side_is_parsed_once(make_repo) -> None:
+    c = pad("#")
+    good = {f"m{i}.py": b"def f(a):\n    return a\n" + c + b"def g(b):\n    return b\n"
+            for i in range(3)}
+    bad = {path: text.replace(b"return a", b"return a + 1").replace(b"return b", b"return -b")
+           for path, text in good.items()}
+    repo = make_repo("once")
+    first, second = repo.commit(good), repo.commit(bad)
+    diff = read_diff(repo.path, first, second)
+    assert len(diff.changes) == 6
+    before = python_analysis.PARSES["python"]
+    analysis = analyse(diff)
+    assert python_analysis.PARSES["python"] - before == 6  # 3 files, 2 sides each
+    copy = pickle.loads(pickle.dumps(analysis))
+    assert copy.symbols == analysis.symbols and copy.enclosing == analysis.enclosing

@@ -1,0 +1,170 @@
+"""The analysis of a whole diff as one value, computed once (pure).
+
+:func:`analyse` reads every file side once (:func:`~wynot.analysis.symbols.
+analyse_file`), then every change: its symbols (line scan and Python
+``ast``), its enclosing function or class, and its token change (tree-sitter
+tokens of its two sides). From the token changes it finds the clusters by
+change (:mod:`wynot.analysis.clusters`). :class:`Analysis` holds no syntax
+tree, so it can be kept between runs (pickled) and handed to the search
+plan, the oracle and resolution.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from wynot.analysis.clusters import Cluster, find_clusters, word_counts
+from wynot.analysis.depends import Dependencies, derive
+from wynot.analysis.lexical import (
+    NO_TOKEN_CHANGE,
+    TokenChange,
+    changed_lines,
+    leading_context,
+    module_name,
+    sides,
+    token_change,
+)
+from wynot.analysis.symbols import (
+    FileAnalysis,
+    FileSymbols,
+    Symbols,
+    analyse_file,
+    change_symbols,
+)
+from wynot.analysis.treesitter import Outline, tokens
+from wynot.changes import Change, ChangeKind, Diff, FileDiff
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the diff says about its changes, by change id."""
+
+    files: tuple[FileAnalysis, ...]  # by file index
+    symbols: Mapping[int, Symbols]
+    enclosing: Mapping[int, str]  # the function or class a hunk sits in ('' if none)
+    tokens: Mapping[int, TokenChange]
+    clusters: tuple[Cluster, ...]
+    needs: tuple[tuple[int, int, str], ...]  # (a, b, why): a needs b, read from token changes
+    file_of: Mapping[int, int]  # change id -> file index
+
+    def file_symbols(self) -> dict[int, FileSymbols]:
+        """Each change's file's imports, for :func:`~wynot.analysis.depends.derive`."""
+        return {cid: self.files[index].symbols for cid, index in self.file_of.items()}
+
+    def scopes(self) -> dict[int, str]:
+        """Each change's file and enclosing function (``3:Parser.parse``; '' if none)."""
+        return {cid: f"{self.file_of[cid]}:{name}" if name else ""
+                for cid, name in self.enclosing.items()}
+
+    def dependencies(self) -> Dependencies:
+        """The derived dependencies with each cluster tied into one unit; the needs
+        of new and removed names ride along as hints for resolution (as
+        predicted dependencies they cost cJSON 1.7.12 -> 1.7.13 seven runs,
+        docs/performance.md)."""
+        deps = derive(self.symbols, self.file_symbols())
+        deps.hints.extend(self.needs)
+        for cluster in self.clusters:
+            deps.add_cluster(cluster)
+        return deps
+
+
+def analyse(diff: Diff) -> Analysis:
+    """Analyse every file and change of ``diff`` (each file side parsed once)."""
+    files = tuple(analyse_file(fd) for fd in diff.files)
+    symbols: dict[int, Symbols] = {}
+    enclosing: dict[int, str] = {}
+    changed: dict[int, TokenChange] = {}
+    for change in diff.changes:
+        fd, fa = diff.files[change.file], files[change.file]
+        symbols[change.id] = change_symbols(change, fd, fa)
+        enclosing[change.id] = enclosing_scope(change, fa)
+        if fa.language is not None:
+            changed[change.id] = _token_change(change, fd, fa, symbols[change.id])
+    coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
+
+    def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
+        """How often words occur on one side of the code files (counted once, lazily)."""
+        counted: list[Counter[bytes]] = []
+
+        def count(words: Iterable[str]) -> dict[str, int]:
+            wanted = list(words)
+            if wanted and not counted:
+                states = (getattr(fd, side) for fd in coded)
+                counted.append(word_counts(s.data for s in states if s is not None))
+            return {w: counted[0][w.encode()] for w in wanted if counted and w.encode() in
+                    counted[0]}
+        return count
+
+    places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
+    python = {c.id for c in diff.changes if files[c.file].language == "python"}
+    links = find_clusters(changed, places, counts("old"), counts("new"), python)
+    return Analysis(files=files, symbols=symbols, enclosing=enclosing,
+                    tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
+                    clusters=links.clusters, needs=links.needs,
+                    file_of={c.id: c.file for c in diff.changes})
+
+
+def enclosing_scope(change: Change, fa: FileAnalysis) -> str:
+    """The function or class a hunk sits in, or '' for whole-file changes.
+
+    From the file's syntax where it was read (Python's ``ast``, tree-sitter),
+    else, and for a hunk outside every scope tree-sitter found, from git's
+    hunk header.
+    """
+    if change.hunk is None:
+        return ""
+    if fa.scopes is None:
+        return change.hunk.header.strip()
+    first_changed = change.hunk.old_start + leading_context(change.hunk.text)
+    inside = [name for start, end, name in fa.scopes if start <= first_changed <= end]
+    if inside:
+        return inside[-1]
+    # Outside every scope tree-sitter saw (between functions, or in code it
+    # could not read: C functions declared through macros), git's header.
+    return "" if fa.python_old is not None else change.hunk.header.strip()
+
+
+def _token_change(change: Change, fd: FileDiff, fa: FileAnalysis, sym: Symbols) -> TokenChange:
+    """The tokens a change removes and adds, read by the file's tree-sitter grammar.
+
+    Declarations on a hunk's lines come from the whole side's syntax (a
+    hunk's lines alone may cut a function's header from its body), from the
+    line scan in Python files.
+    """
+    assert fa.language is not None
+    if change.hunk is not None:
+        removed, added = sides(change, fd)
+        old = tokens(fa.language, "\n".join(removed).encode())
+        new = tokens(fa.language, "\n".join(added).encode())
+        old_defined, new_defined = old.defined, new.defined
+        if fa.language == "python":
+            old_defined, new_defined = sym.undefined, sym.defined
+        elif fa.outline_old is not None and fa.outline_new is not None:
+            old_lines, new_lines = changed_lines(change.hunk.text, change.hunk.old_start,
+                                                 change.hunk.new_start)
+            old_defined = _declared_on(fa.outline_old, old_lines)
+            new_defined = _declared_on(fa.outline_new, new_lines)
+        return token_change(old.sequence, new.sequence, old_defined=old_defined,
+                            new_defined=new_defined)
+    if change.kind is ChangeKind.ADD and fd.new is not None:
+        old, new = tokens(fa.language, b""), tokens(fa.language, fd.new.data)
+    elif change.kind is ChangeKind.DELETE and fd.old is not None:
+        old, new = tokens(fa.language, fd.old.data), tokens(fa.language, b"")
+    else:
+        return NO_TOKEN_CHANGE
+    return token_change(old.sequence, new.sequence, old_defined=old.defined,
+                        new_defined=new.defined)
+
+
+def _module_path(path: str) -> tuple[str, ...]:
+    """``pkg/d1/m3.py`` -> (pkg, d1, m3); a package's ``__init__`` by its directory."""
+    *dirs, name = path.split("/")
+    if name.startswith("__init__."):
+        return tuple(dirs)
+    return (*dirs, module_name(path) or name)
+
+
+def _declared_on(side: Outline, lines: set[int]) -> frozenset[str]:
+    return frozenset(name for n in lines for name in side.declared.get(n, ()))

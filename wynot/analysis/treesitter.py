@@ -1,0 +1,234 @@
+"""Syntax of C, C++, Java, JavaScript, TypeScript, Go, Rust and Python, by tree-sitter.
+
+Each language's grammar comes from its prebuilt wheel (``tree-sitter-c``, ...).
+A grammar that is not installed, or a tree-sitter that cannot load it, makes
+:func:`language_for` answer None for its files: the analysis then reads
+those files with the line scan of :mod:`wynot.analysis.lexical` only.
+
+What is read here, generically over the grammars' node types:
+
+* *tokens* (:func:`tokens`): the named leaves whose type is an identifier of
+  some kind (``identifier``, ``field_identifier``, ``type_identifier``...),
+  and the words inside string literals; keywords, operators, numbers and
+  comments are not tokens;
+* *definitions*: the name of a declaration (the ``name`` field of its node,
+  or the ``declarator`` of a C function or variable);
+* *outline* (:func:`outline`): the functions, methods and types of a file
+  side with their line spans, for grouping by enclosing function, and its
+  declarations by line.
+
+Pure: nothing here reads files or runs programs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from wynot.analysis.lexical import suffix
+
+_EXTENSIONS = {
+    "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl"),
+    "java": (".java",),
+    "javascript": (".js", ".jsx", ".mjs", ".cjs"),
+    "typescript": (".ts", ".mts", ".cts"),
+    "tsx": (".tsx",),
+    "go": (".go",),
+    "rust": (".rs",),
+    "python": (".py", ".pyi", ".pyw"),
+}
+_BY_SUFFIX = {ext: language for language, exts in _EXTENSIONS.items() for ext in exts}
+# (module, function) that gives each language's grammar.
+_GRAMMARS = {
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "python": ("tree_sitter_python", "language"),
+}
+# Node types that are scopes for grouping (named by their ``name`` field, a C
+# function by its declarator).
+_SCOPES = frozenset({
+    "function_definition", "function_declaration", "method_declaration",
+    "constructor_declaration", "class_declaration", "interface_declaration",
+    "enum_declaration", "record_declaration", "method_definition",
+    "generator_function_declaration", "class_specifier", "struct_specifier",
+    "namespace_definition", "function_item", "impl_item", "trait_item", "mod_item",
+    "struct_item", "enum_item", "class_definition",
+})
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_SOURCE = 4_000_000  # bytes: larger sides are not parsed (generated code, data)
+
+Tree = Any  # tree_sitter.Tree; the package has no stubs
+
+
+def language_for(path: str) -> str | None:
+    """The tree-sitter language of a file by its extension; None if none is installed."""
+    language = _BY_SUFFIX.get(suffix(path))
+    return language if language is not None and _grammar(language) is not None else None
+
+
+def parse(language: str, source: bytes) -> Tree | None:
+    """The syntax tree of ``source`` (errors are recovered, not raised); None if the
+    language has no grammar here or the source is too large."""
+    grammar = _grammar(language)
+    if grammar is None or len(source) > MAX_SOURCE:
+        return None
+    return grammar.parser.parse(source)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    parser: Any
+    tokens: Any  # a tree_sitter.Query capturing identifier leaves and string contents
+    strings: frozenset[str]  # node types of string contents
+    scopes: Any  # a tree_sitter.Query capturing the nodes of _SCOPES
+    definitions: Any  # a tree_sitter.Query capturing the names declarations introduce
+    cursor: Callable[[Any], Any]
+
+
+@functools.cache
+def _grammar(language: str) -> _Grammar | None:
+    """The parser and token query of a language, or None if it cannot be loaded."""
+    if language not in _GRAMMARS:
+        return None
+    module, function = _GRAMMARS[language]
+    try:
+        ts = importlib.import_module("tree_sitter")
+        lang = ts.Language(getattr(importlib.import_module(module), function)())
+    except (ImportError, AttributeError, ValueError, TypeError):
+        return None
+    kinds = {lang.node_kind_for_id(i) for i in range(lang.node_kind_count)
+             if lang.node_kind_is_named(i) and lang.node_kind_is_visible(i)}
+    names = {k for k in kinds if k.endswith("identifier")
+             and not k.startswith(("scoped_", "qualified_", "nested_"))}
+    strings = {k for k in kinds if ("string" in k and k.endswith(("_content", "_fragment")))
+               or k == "system_lib_string"}
+    pattern = "[" + " ".join(f"({k})" for k in sorted(names | strings)) + "] @token"
+    scoping = "[" + " ".join(f"({k})" for k in sorted(_SCOPES & kinds)) + "] @scope"
+    declaring = [p for p in _DEFINITION_PATTERNS if _compiles(ts, lang, p)]
+    return _Grammar(parser=ts.Parser(lang), tokens=ts.Query(lang, pattern),
+                    strings=frozenset(strings), scopes=ts.Query(lang, scoping),
+                    definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor)
+
+
+# The name a declaration introduces: its ``name`` field in most grammars, the
+# ``declarator`` of a C or C++ function, variable or typedef.
+_DEFINITION_PATTERNS = (
+    "(_ name: (_) @def) @declaration",
+    "(function_declarator declarator: (_) @def) @declaration",
+    "(init_declarator declarator: (_) @def) @declaration",
+    "(type_definition declarator: (_) @def) @declaration",
+    "(pointer_declarator declarator: (_) @def) @declaration",
+)
+# Nodes whose ``name`` field names something they use, not something they declare.
+_USES = ("invocation", "call", "access", "reference", "expression", "selector")
+
+
+def _compiles(ts: Any, lang: Any, pattern: str) -> bool:
+    """Whether a query pattern fits the grammar (its node types and fields exist)."""
+    try:
+        ts.Query(lang, pattern)
+    except Exception:  # tree_sitter.QueryError, or NameError-like errors of old releases
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """The tokens of one text in order, and the names it declares."""
+
+    sequence: tuple[str, ...]
+    defined: frozenset[str]
+
+
+def tokens(language: str, text: bytes) -> Tokens:
+    """The identifier tokens and string-literal words of ``text``, in order.
+
+    ``text`` may be a fragment (a hunk's removed or added lines): the parser
+    recovers from what the fragment cuts off.
+    """
+    grammar = _grammar(language)
+    tree = parse(language, text)
+    if grammar is None or tree is None:
+        return Tokens((), frozenset())
+    root = tree.root_node
+    nodes = grammar.cursor(grammar.tokens).captures(root).get("token", [])
+    sequence: list[str] = []
+    for node in sorted(nodes, key=lambda n: n.start_byte):
+        if node.type in grammar.strings:
+            sequence.extend(_WORD.findall(node.text.decode("utf-8", errors="replace")))
+        elif node.child_count == 0:
+            sequence.append(node.text.decode("utf-8", errors="replace"))
+    return Tokens(tuple(sequence), frozenset(name for _, name in _declared(grammar, root)))
+
+
+def _declared(grammar: _Grammar, root: Any) -> list[tuple[int, str]]:
+    """(line, name) of every name a declaration under ``root`` introduces."""
+    found: list[tuple[int, str]] = []
+    for _, match in grammar.cursor(grammar.definitions).matches(root):
+        (node,), (declaration,) = match["def"], match["declaration"]
+        if (node.child_count == 0 and node.type.endswith("identifier")
+                and not any(word in declaration.type for word in _USES)):
+            found.append((node.start_point[0] + 1, node.text.decode("utf-8", errors="replace")))
+    return found
+
+
+Scope = tuple[int, int, str]  # (first line, last line, dotted name), 1-based
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """One side of a file: its scopes, outer before inner, and the names declared
+    on each line."""
+
+    scopes: tuple[Scope, ...]
+    declared: dict[int, frozenset[str]]
+
+
+def outline(language: str, source: bytes) -> Outline | None:
+    """Parse a whole file side once: functions, methods and types with their line
+    spans, and declarations by line; None if not parsed."""
+    grammar = _grammar(language)
+    tree = parse(language, source)
+    if grammar is None or tree is None:
+        return None
+    nodes = grammar.cursor(grammar.scopes).captures(tree.root_node).get("scope", [])
+    found: list[Scope] = []
+    open_scopes: list[tuple[int, str]] = []  # (end byte, dotted name) of enclosing scopes
+    for node in sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)):
+        while open_scopes and open_scopes[-1][0] <= node.start_byte:
+            open_scopes.pop()
+        name = _scope_name(node)
+        if not name:
+            continue
+        dotted = f"{open_scopes[-1][1]}.{name}" if open_scopes else name
+        found.append((node.start_point[0] + 1, node.end_point[0] + 1, dotted))
+        open_scopes.append((node.end_byte, dotted))
+    declared: dict[int, set[str]] = {}
+    for line, name in _declared(grammar, tree.root_node):
+        declared.setdefault(line, set()).add(name)
+    return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()})
+
+
+def _scope_name(node: Any) -> str:
+    """The name of a function, type or impl block ('' if it has none)."""
+    named = node.child_by_field_name("name")
+    if named is None and node.type == "impl_item":  # Rust: impl Parser { ... }
+        named = node.child_by_field_name("type")
+    declarator = node.child_by_field_name("declarator")
+    while named is None and declarator is not None:  # C: int *f(void) -> f
+        inner = declarator.child_by_field_name("declarator")
+        if inner is None:
+            named = declarator
+        declarator = inner
+    return named.text.decode("utf-8", errors="replace") if named is not None else ""
