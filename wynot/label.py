@@ -16,13 +16,14 @@ parallel.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
-from wynot.dd import SearchStopped, dd_plus
+from wynot.dd import SearchStopped, Split, dd_plus
+from wynot.lookahead import Lookahead
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN
@@ -69,8 +70,8 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
                         f"the {len(rest)} others of the smallest failing configuration "
                         f"that contains them")
-        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
-                                  keep_passing=keep_passing)
+        chosen = chosen | search_dd_plus(tester, oracle, rest, chosen, plan.split, stop,
+                                         keep_passing)
 
 
 def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
@@ -81,9 +82,31 @@ def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[
     return min(failing, key=len, default=None)
 
 
-def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
-    """The oracle for configurations that always include ``applied``."""
-    return lambda config: oracle(applied | config)
+def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
+                   applied: frozenset[int], split: Split[int], stop: Stop | None,
+                   keep_passing: bool) -> frozenset[int]:
+    """dd+ over ``changes`` with ``applied`` always applied.
+
+    With several workers the oracle looks ahead: before each question it
+    starts the configurations dd+ is likeliest to ask next on idle workers
+    (:mod:`wynot.lookahead`). dd+ still asks and decides one configuration at
+    a time, so its answer and its questions do not depend on the workers.
+    """
+    def ask(config: frozenset[int]) -> Outcome:
+        return oracle(applied | config)
+
+    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
+        return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+
+    def predict(config: frozenset[int]) -> Outcome | None:
+        return None if oracle.deps.is_closed(applied | config) else Outcome.UNRESOLVED
+
+    def announce(configs: Sequence[frozenset[int]]) -> None:
+        tester.speculate([applied | config for config in configs])
+
+    workers = tester.executor.workers
+    test = Lookahead(search, ask, announce, workers, predict) if workers > 1 else ask
+    return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
@@ -116,9 +139,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
-        for removed in sweep_units(chosen, roles.keys(), alone, deps, units, distance):
+        removals = sweep_units(chosen, roles.keys(), alone, deps, units, distance)
+        for k, removed in enumerate(removals):
             if not removed <= chosen:
                 continue  # dropped
+            # idle workers run the removals this sweep tries next (from the
+            # current answer: a drop makes them stale, and they are cancelled)
+            tester.speculate([chosen - r for r in removals[k:] if r <= chosen])
             rest = chosen - removed
             if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
                     rest):  # its unit is context, and the rest needs it: no run

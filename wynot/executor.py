@@ -1,0 +1,335 @@
+"""Executors: run one configuration and give its outcome.
+
+The seam between the decisions (:class:`~wynot.tester.Tester`: memo, cache,
+records, prediction) and the execution of one configuration: materialise it
+in a worktree, build, test, classify. A :class:`Job` names what to run (a set
+of change ids of the executor's current :class:`~wynot.changes.Diff`, or a
+whole commit); :meth:`Executor.submit` returns a :class:`Handle` whose
+``result()`` waits for the :class:`Execution` and whose ``cancel()`` ends the
+run (its process group is killed) and makes ``result()`` raise
+:class:`Cancelled`.
+
+:class:`LocalPool` runs jobs on N scratch worktrees of this machine, one
+thread each; ``wynot.dask_executor`` runs them on a dask.distributed cluster.
+Executors never touch the cache or the run log: the decisions stay in the
+calling thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from wynot.analysis.resolve import is_construction_failure
+from wynot.changes import Diff, FileState
+from wynot.checkout import CheckoutFailed
+from wynot.outcome import Outcome
+from wynot.patch import PathConflict, TreeBuilder, tree_states
+from wynot.result import Progress, read_output
+from wynot.runner import Commands, Reason, run_configuration
+from wynot.worktree import ScratchWorktree, UnsafePath, scratch_worktree
+
+DID_NOT_BUILD = "did not build"
+
+
+class Cancelled(Exception):
+    """The job was cancelled before it gave an outcome."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One configuration to run: change ids of the current diff, or a whole commit."""
+
+    ids: frozenset[int]
+    output: Path  # where the build and test output goes
+    commit: str = ""  # set: check out this commit instead of applying ``ids``
+    # When set, a FAIL whose output shows a build, link or import error is
+    # UNRESOLVED ("did not build"): the failure we look for is a different one.
+    build_errors: tuple[str, ...] | None = None
+    # With ``commit``: written over the checkout (an answer carried onto GOOD).
+    states: Mapping[str, FileState | None] | None = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        return f"commit {self.commit[:12]}" if self.commit else f"{len(self.ids)} changes"
+
+
+@dataclass(frozen=True, slots=True)
+class Execution:
+    """What running a job gave."""
+
+    outcome: Outcome
+    reason: str
+    duration: float
+    output: str  # path of the output file
+    conflict: bool = False  # not run: the configuration cannot be written
+    worker: str = ""
+
+
+class Handle(Protocol):
+    def result(self) -> Execution: ...
+    def cancel(self) -> None: ...
+    def done(self) -> bool: ...
+
+
+class Executor(Protocol):
+    """Runs jobs; ``workers`` of them at a time."""
+
+    workers: int
+
+    def begin(self, good: str, diff: Diff) -> None:
+        """Configurations of the next jobs are subsets of ``diff`` applied to ``good``."""
+
+    def submit(self, job: Job, priority: int = 0) -> Handle:
+        """Start ``job`` when a worker is free; lower ``priority`` first, then FIFO."""
+
+    def close(self) -> None:
+        """Cancel what still runs and release the workers."""
+
+
+Started = Callable[[str, Job], None]  # (worker name, job): a worker starts a job
+
+
+def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
+            cancelled: Callable[[], bool] | None = None, worker: str = "",
+            trees: TreeBuilder | None = None) -> Execution:
+    """Materialise ``job`` in ``worktree``, build, test and classify. Raises Cancelled.
+
+    ``trees`` is the worktree's own builder (it remembers the configuration
+    last written there, so only the files whose selection flips are written);
+    it is reset after a failed write or a checkout. Without one, a fresh
+    builder is used.
+    """
+    output = job.output
+    if trees is None:
+        trees = TreeBuilder(diff)
+    if job.commit:
+        try:
+            worktree.checkout(job.commit)
+            if job.states is not None:
+                worktree.apply(job.states)  # UnsafePath: the caller hears of it
+        finally:
+            trees.reset()  # the worktree now holds a whole commit
+    else:
+        try:
+            states = trees.states(job.ids)  # PathConflict: nothing is written
+            try:
+                worktree.apply(states)
+            except BaseException:
+                trees.reset()  # the worktree may hold part of this configuration
+                raise
+        except (PathConflict, UnsafePath, CheckoutFailed) as conflict:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
+            return Execution(Outcome.UNRESOLVED, Reason.CONFLICT.value, 0.0, str(output),
+                             conflict=True, worker=worker)
+    result = run_configuration(worktree.root, commands, output, cancelled)
+    if cancelled is not None and cancelled():
+        raise Cancelled(job.describe())
+    outcome, reason = result.outcome, result.reason.value
+    if (job.build_errors is not None and outcome is Outcome.FAIL
+            and is_construction_failure(read_output(output), job.build_errors)):
+        outcome, reason = Outcome.UNRESOLVED, f"{DID_NOT_BUILD} ({reason})"
+    return Execution(outcome, reason, result.duration, str(output), worker=worker)
+
+
+RESULT_POLL_SECONDS = 0.1
+
+
+@dataclass(eq=False)
+class LocalHandle:
+    """A job queued on or running in a :class:`LocalPool`."""
+
+    job: Job
+    _cancel: threading.Event = field(default_factory=threading.Event)
+    _done: threading.Event = field(default_factory=threading.Event)
+    _execution: Execution | None = None
+    _error: BaseException | None = None
+
+    def result(self) -> Execution:
+        # Wait in slices: a signal (Ctrl-C, SIGTERM) that the kernel delivers to a
+        # worker thread does not interrupt a blocking wait in the main thread, whose
+        # handler then runs only when the wait wakes up.
+        while not self._done.wait(RESULT_POLL_SECONDS):
+            pass
+        if self._error is not None:
+            raise self._error
+        assert self._execution is not None
+        return self._execution
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def finish(self, execution: Execution | None, error: BaseException | None) -> None:
+        self._execution, self._error = execution, error
+        self._done.set()
+
+
+class LocalPool:
+    """N scratch worktrees of ``repo``, each run by its own thread.
+
+    A worktree is created the first time its thread takes a job, and then
+    materialised incrementally from one configuration to the next. After
+    :meth:`begin` (the hunk phase after the commit phase) each worktree checks
+    out the new GOOD; build outputs, untracked, survive the switch. Use it as
+    a context manager: leaving it cancels what runs and removes the worktrees.
+    """
+
+    def __init__(self, repo: Path, commands: Commands, workers: int = 1, *,
+                 started: Started | None = None) -> None:
+        if workers < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.repo = repo
+        self.commands = commands
+        self.workers = workers
+        self._started = started
+        self._good = ""
+        self._diff = Diff(good="", bad="", files=(), changes=())
+        self._generation = 0
+        self._queue: list[tuple[int, int, LocalHandle]] = []
+        self._order = itertools.count()
+        self._lock = threading.Condition()
+        self._closing = False
+        self._stack = contextlib.ExitStack()
+        self._stack_lock = threading.Lock()
+        self._running: set[LocalHandle] = set()
+        # by worker: its worktree, the generation it was prepared for, its own TreeBuilder
+        self._worktrees: dict[str, tuple[ScratchWorktree, int, TreeBuilder]] = {}
+        self._threads = [threading.Thread(target=self._work, args=(i + 1,), daemon=True,
+                                          name=f"wynot-worker-{i + 1}") for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def __enter__(self) -> LocalPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def begin(self, good: str, diff: Diff) -> None:
+        with self._lock:
+            self._good, self._diff = good, diff
+            self._generation += 1
+
+    def submit(self, job: Job, priority: int = 0) -> LocalHandle:
+        handle = LocalHandle(job)
+        with self._lock:
+            if self._closing:
+                raise RuntimeError("the pool is closed")
+            heapq.heappush(self._queue, (priority, next(self._order), handle))
+            self._lock.notify()
+        return handle
+
+    def close(self) -> None:
+        with self._lock:
+            self._closing = True
+            for _, _, handle in self._queue:
+                handle.cancel()
+                handle.finish(None, Cancelled(handle.job.describe()))
+            self._queue.clear()
+            for handle in self._running:
+                handle.cancel()
+            self._lock.notify_all()
+        for thread in self._threads:
+            thread.join()
+        self._stack.close()
+
+    def _next(self) -> LocalHandle | None:
+        with self._lock:
+            while True:
+                while self._queue and self._queue[0][2].cancelled():
+                    _, _, dropped = heapq.heappop(self._queue)
+                    dropped.finish(None, Cancelled(dropped.job.describe()))
+                if self._closing:
+                    return None
+                if self._queue:
+                    handle = heapq.heappop(self._queue)[2]
+                    self._running.add(handle)
+                    return handle
+                self._lock.wait()
+
+    def _work(self, number: int) -> None:
+        name = f"w{number}"
+        while (handle := self._next()) is not None:
+            try:
+                if self._started is not None:
+                    self._started(name, handle.job)
+                handle.finish(self._run(name, handle), None)
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+                handle.finish(None, error)
+            finally:
+                with self._lock:
+                    self._running.discard(handle)
+
+    def _run(self, name: str, handle: LocalHandle) -> Execution:
+        """Run one job in worker ``name``'s worktree (created or switched first)."""
+        with self._lock:
+            good, diff, current = self._good, self._diff, self._generation
+        worktree, generation, trees = self._worktrees.get(name, (None, -1, None))
+        if worktree is None or trees is None or generation != current:
+            worktree = self._prepare(worktree, good, diff)
+            trees = TreeBuilder(diff)  # a fresh worktree of GOOD, or one just checked out
+            self._worktrees[name] = (worktree, current, trees)
+        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees)
+
+    def _prepare(self, worktree: ScratchWorktree | None, good: str,
+                 diff: Diff) -> ScratchWorktree:
+        """A worktree of ``good`` whose diff paths are known to hold their GOOD states."""
+        base = tree_states(diff, frozenset()) if diff.changes else {}
+        commit = good or "HEAD"
+        if worktree is None:  # concurrent `git worktree add`s are safe; the stack is not
+            created = scratch_worktree(self.repo, commit, base)
+            fresh = created.__enter__()
+            with self._stack_lock:
+                self._stack.push(created.__exit__)
+            return fresh
+        return worktree.switch(commit, base)  # writes through a new checkout converter
+
+
+@contextlib.contextmanager
+def open_executor(kind: str, repo: Path, commands: Commands, jobs: int,
+                  scheduler: str | None, progress: Progress) -> Iterator[Executor]:
+    """The executor a run asked for, closed (runs cancelled, workers released) on exit.
+
+    ``kind`` is "local" (a :class:`LocalPool` of ``jobs`` worktrees) or "dask"
+    (the workers of the dask.distributed scheduler at ``scheduler``).
+    """
+    def started(worker: str, job: Job) -> None:
+        progress(f"[{worker}] running {job.describe()}")
+
+    show = started if jobs > 1 or kind != "local" else None
+    if kind == "dask":
+        from wynot.dask_executor import DaskExecutor  # optional extra: wynot[dask]
+
+        with DaskExecutor(repo, commands, scheduler, jobs=jobs) as remote:
+            yield remote
+        return
+    with LocalPool(repo, commands, jobs, started=show) as pool:
+        yield pool
+
+
+def parse_jobs(value: str | int, cpus: Callable[[], int | None]) -> int:
+    """``-j`` as given: a positive number, or ``auto`` for the number of CPUs."""
+    if isinstance(value, int):
+        jobs = value
+    elif value.strip().lower() == "auto":
+        jobs = cpus() or 1
+    else:
+        try:
+            jobs = int(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a number or 'auto'") from None
+    if jobs < 1:
+        raise ValueError(f"{jobs} is not a positive number")
+    return jobs
