@@ -11,7 +11,7 @@ from cli_helpers import validate_report
 from wynot.bisect import Bisection
 from wynot.changes import Change, ChangeKind, Diff, FileDiff, Hunk
 from wynot.outcome import Outcome
-from wynot.render.github import MAX_ANNOTATIONS, changed_lines, workflow_commands
+from wynot.render.github import MAX_ANNOTATIONS, annotated_lines, workflow_commands
 from wynot.render.info import (
     FLAKY,
     FOUND,
@@ -144,7 +144,7 @@ def test_github_escapes_paths_and_messages() -> None:
 ])
 def test_annotations_cover_the_changed_lines_not_the_context(text: str, start: int,
                                                               lines: tuple[int, int]) -> None:
-    assert changed_lines(text, start) == lines
+    assert annotated_lines(text, start) == lines
 
 
 def test_github_names_the_commit_when_only_commits_were_searched() -> None:

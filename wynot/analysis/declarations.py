@@ -26,6 +26,8 @@ _DECLARATORS = ("init_declarator", "pointer_declarator", "array_declarator",
 _AGGREGATES = {"struct_specifier": "struct", "union_specifier": "union",
                "class_specifier": "class", "enum_specifier": "enum"}
 
+C_LANGUAGES = ("c", "cpp")  # the grammars whose declarations _walk reads
+
 
 @functools.lru_cache(maxsize=128)
 def declarations(language: str, source: bytes) -> tuple[tuple[int, str, str], ...]:
@@ -82,7 +84,7 @@ def hunk_declarations(change: Change, fd: FileDiff) -> tuple[Declared, Declared]
     """(declared by the added lines and not before, declared by the removed lines and
     no longer): for a hunk of a C or C++ file; two empty sets otherwise."""
     language = language_for(fd.new_path or fd.old_path or "")
-    if change.hunk is None or language is None or fd.old is None or fd.new is None:
+    if change.hunk is None or language not in C_LANGUAGES or fd.old is None or fd.new is None:
         return frozenset(), frozenset()
     hunk = change.hunk
     removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)

@@ -53,14 +53,14 @@ def _why(role: str) -> str:
 def _where(change: Change) -> dict[str, str]:
     props = {"file": change.path, "title": "wynot"}
     if change.hunk is not None:
-        first, last = changed_lines(change.hunk.text, change.hunk.new_start)
+        first, last = annotated_lines(change.hunk.text, change.hunk.new_start)
         props["line"] = str(first)
         if last > first:
             props["endLine"] = str(last)
     return props
 
 
-def changed_lines(text: str, new_start: int) -> tuple[int, int]:
+def annotated_lines(text: str, new_start: int) -> tuple[int, int]:
     """The first and last line in BAD that a hunk adds or changes (context left out);
     for a pure deletion, the line where the removed lines were."""
     line = max(new_start, 1)
