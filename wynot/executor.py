@@ -33,7 +33,7 @@ from wynot.outcome import Outcome
 from wynot.patch import PathConflict, TreeBuilder, tree_states
 from wynot.result import Progress, read_output
 from wynot.runner import Commands, Reason, run_configuration
-from wynot.worktree import ScratchWorktree, UnsafePath, scratch_worktree
+from wynot.worktree import ScratchWorktree, UnsafePath, scratch_worktree, signals_deferred
 
 DID_NOT_BUILD = "did not build"
 
@@ -150,8 +150,13 @@ class LocalHandle:
     _done: threading.Event = field(default_factory=threading.Event)
     _execution: Execution | None = None
     _error: BaseException | None = None
+    # A pool of one runs its jobs here, in the thread that asks for the result.
+    _inline: Callable[[LocalHandle], None] | None = None
 
     def result(self) -> Execution:
+        if self._inline is not None and not self._done.is_set():
+            run, self._inline = self._inline, None
+            run(self)  # an interrupt raised inside propagates from here
         # Wait in slices: a signal (Ctrl-C, SIGTERM) that the kernel delivers to a
         # worker thread does not interrupt a blocking wait in the main thread, whose
         # handler then runs only when the wait wakes up.
@@ -184,6 +189,14 @@ class LocalPool:
     :meth:`begin` (the hunk phase after the commit phase) each worktree checks
     out the new GOOD; build outputs, untracked, survive the switch. Use it as
     a context manager: leaving it cancels what runs and removes the worktrees.
+
+    A pool of one worker has no thread: a job runs in the thread that calls
+    its handle's ``result()`` (the main thread, where signals are handled),
+    exactly as wynot ran tests before it had workers. With several, the
+    worker threads only run jobs; an interrupt is raised in the main thread
+    while it waits (in slices, so that handlers run), and :meth:`close`
+    cancels every run (its process group killed) and removes the worktrees
+    with interrupts held off.
     """
 
     def __init__(self, repo: Path, commands: Commands, workers: int = 1, *,
@@ -206,8 +219,10 @@ class LocalPool:
         self._running: set[LocalHandle] = set()
         # by worker: its worktree, the generation it was prepared for, its own TreeBuilder
         self._worktrees: dict[str, tuple[ScratchWorktree, int, TreeBuilder]] = {}
+        self._inline = workers == 1
         self._threads = [threading.Thread(target=self._work, args=(i + 1,), daemon=True,
-                                          name=f"wynot-worker-{i + 1}") for i in range(workers)]
+                                          name=f"wynot-worker-{i + 1}")
+                         for i in range(0 if self._inline else workers)]
         for thread in self._threads:
             thread.start()
 
@@ -227,23 +242,46 @@ class LocalPool:
         with self._lock:
             if self._closing:
                 raise RuntimeError("the pool is closed")
+            if self._inline:
+                handle._inline = self._run_inline
+                return handle
             heapq.heappush(self._queue, (priority, next(self._order), handle))
             self._lock.notify()
         return handle
 
     def close(self) -> None:
-        with self._lock:
-            self._closing = True
-            for _, _, handle in self._queue:
-                handle.cancel()
-                handle.finish(None, Cancelled(handle.job.describe()))
-            self._queue.clear()
-            for handle in self._running:
-                handle.cancel()
-            self._lock.notify_all()
-        for thread in self._threads:
-            thread.join()
-        self._stack.close()
+        """Cancel what is queued or running, wait for the workers, remove the worktrees.
+
+        Interrupts are held off meanwhile (they are delivered afterwards): a second
+        Ctrl-C must not leave a worktree behind.
+        """
+        with signals_deferred():
+            with self._lock:
+                self._closing = True
+                for _, _, handle in self._queue:
+                    handle.cancel()
+                    handle.finish(None, Cancelled(handle.job.describe()))
+                self._queue.clear()
+                for handle in self._running:
+                    handle.cancel()
+                self._lock.notify_all()
+            for thread in self._threads:
+                thread.join()
+            self._stack.close()
+
+    def _run_inline(self, handle: LocalHandle) -> None:
+        """Run ``handle``'s job in this thread (a pool of one)."""
+        if handle.cancelled():
+            handle.finish(None, Cancelled(handle.job.describe()))
+            return
+        try:
+            if self._started is not None:
+                self._started("w1", handle.job)
+            execution = self._run("", handle)
+        except BaseException as error:
+            handle.finish(None, error)
+            raise
+        handle.finish(execution, None)
 
     def _next(self) -> LocalHandle | None:
         with self._lock:

@@ -60,6 +60,7 @@ class Tester:
     _pending: dict[_Key, tuple[Handle, Job]] = field(default_factory=dict, init=False, repr=False)
     _speculated: int = field(default=0, init=False, repr=False)
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
+    _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -209,11 +210,13 @@ class Tester:
 
     def _top_up(self) -> None:
         """Start the first listed configurations not started yet, while workers are free."""
+        awaited_key, awaited = self._awaited or (None, None)
         for key in self._listed:
             busy = sum(1 for handle, _ in self._pending.values() if not handle.done())
+            busy += awaited is not None and not awaited.done()
             if busy >= self.executor.workers:
                 break
-            if key not in self._pending and not self._known(key):
+            if key not in self._pending and key != awaited_key and not self._known(key):
                 self._speculated += 1
                 job = self._job(key, f"spec-{self._speculated:04d}.out")
                 self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
@@ -248,10 +251,14 @@ class Tester:
             pending = None
         handle = pending[0] if pending else self.executor.submit(self._job(key, output))
         self.progress(TestStarted(number, phase, len(key[1]), key[0]))
-        while self._listed and not handle.done():  # workers that finish meanwhile go on
-            time.sleep(TOP_UP_SECONDS)
-            self._top_up()
-        return handle.result()
+        self._awaited = (key, handle)  # not started again, and it holds a worker
+        try:
+            while self._listed and not handle.done():  # workers that finish meanwhile go on
+                self._top_up()
+                time.sleep(TOP_UP_SECONDS)
+            return handle.result()
+        finally:
+            self._awaited = None
 
     def _add(self, record: TestRecord, worker: str = "") -> TestRecord:
         self.records.append(record)
