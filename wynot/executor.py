@@ -21,8 +21,8 @@ import contextlib
 import heapq
 import itertools
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -131,11 +131,19 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
     result = run_configuration(worktree.root, commands, output, cancelled)
     if cancelled is not None and cancelled():
         raise Cancelled(job.describe())
-    outcome, reason = result.outcome, result.reason.value
-    if (job.build_errors is not None and outcome is Outcome.FAIL
-            and is_construction_failure(read_output(output), job.build_errors)):
-        outcome, reason = Outcome.UNRESOLVED, f"{DID_NOT_BUILD} ({reason})"
-    return Execution(outcome, reason, result.duration, str(output), worker=worker)
+    execution = Execution(result.outcome, result.reason.value, result.duration, str(output),
+                          worker=worker)
+    return did_not_build(execution, job.build_errors)
+
+
+def did_not_build(execution: Execution, build_errors: Sequence[str] | None) -> Execution:
+    """``execution`` as UNRESOLVED ("did not build") when ``build_errors`` is set and it
+    FAILED with a build, link or import error in its output file; else unchanged."""
+    if (build_errors is None or execution.outcome is not Outcome.FAIL
+            or not is_construction_failure(read_output(Path(execution.output)), build_errors)):
+        return execution
+    return replace(execution, outcome=Outcome.UNRESOLVED,
+                   reason=f"{DID_NOT_BUILD} ({execution.reason})")
 
 
 RESULT_POLL_SECONDS = 0.1

@@ -33,7 +33,13 @@ from wynot.executor import Executor, open_executor
 from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
 from wynot.history import count_between, first_parent_chain, origins
-from wynot.label import label, search_dd_plus, smallest_failing_superset, standalone
+from wynot.label import (
+    first_questions,
+    label,
+    search_dd_plus,
+    smallest_failing_superset,
+    standalone,
+)
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.premise import require
@@ -198,8 +204,12 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
     tester = Tester(diff, executor, request.commands, cache, key, log, progress, records)
     with contextlib.ExitStack() as finishing:
         finishing.callback(tester.finish)
-        if premise is None:
-            tester.speculate([frozenset(), frozenset(plan.order)])
+        keep = request.predict if request.keep_passing is None else request.keep_passing
+        if premise is None:  # idle workers start on dd+'s first questions (local ones:
+            # their build errors are classified here, from the whole output file)
+            opening = first_questions(tester, deps, list(plan.order), plan.split,
+                                      keep) if request.executor == "local" else []
+            tester.speculate([frozenset(), frozenset(plan.order), *opening])
             require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
                     "GOOD", request.good, good, request.commands)
             bad_record = require(tester.run(frozenset(plan.order), "premise",
@@ -220,7 +230,6 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);
         # without derived dependencies it costs runs (docs/performance.md).
-        keep = request.predict if request.keep_passing is None else request.keep_passing
         chosen, minimal = _search(tester, plan, oracle, stop, keep)
         found = chosen
         try:

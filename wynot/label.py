@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
-from wynot.lookahead import Lookahead
+from wynot.lookahead import Lookahead, plan_ahead
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN
@@ -87,26 +87,50 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                    keep_passing: bool) -> frozenset[int]:
     """dd+ over ``changes`` with ``applied`` always applied.
 
-    With several workers the oracle looks ahead: before each question it
-    starts the configurations dd+ is likeliest to ask next on idle workers
-    (:mod:`wynot.lookahead`). dd+ still asks and decides one configuration at
+    With several workers the oracle looks ahead: before each question, and
+    whenever a guess is answered meanwhile, it starts the configurations dd+
+    (and then :func:`standalone`, with the answer) is likeliest to ask next on
+    idle workers (:mod:`wynot.lookahead`). dd+ still asks and decides one configuration at
     a time, so its answer and its questions do not depend on the workers.
     """
     def ask(config: frozenset[int]) -> Outcome:
         return oracle(applied | config)
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+        # then :func:`standalone` tests the answer with ``applied`` (when closed)
+        return answer(dd_plus(changes, answer, split=split, keep_passing=keep_passing))
 
     def predict(config: frozenset[int]) -> Outcome | None:
-        return None if oracle.deps.is_closed(applied | config) else Outcome.UNRESOLVED
+        if not oracle.deps.is_closed(applied | config):
+            return Outcome.UNRESOLVED
+        return tester.peek(applied | config)  # a guess already answered
 
     def announce(configs: Sequence[frozenset[int]]) -> None:
         tester.speculate([applied | config for config in configs])
 
+    if tester.executor.workers < 2:
+        return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
+    test = Lookahead(search, ask, announce, tester.executor.workers, predict)
+    tester.replan = lambda: [applied | config for config in test.plan()]
+    try:
+        return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
+    finally:
+        tester.replan = None
+
+
+def first_questions(tester: Tester, deps: Dependencies, changes: list[int], split: Split[int],
+                    keep_passing: bool) -> list[frozenset[int]]:
+    """The configurations dd+ over ``changes`` is likeliest to ask first, for idle
+    workers while the premise runs (none with one worker)."""
     workers = tester.executor.workers
-    test = Lookahead(search, ask, announce, workers, predict) if workers > 1 else ask
-    return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
+    if workers < 2 or len(changes) < 2:
+        return []
+
+    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
+        return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+
+    return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
+        config) else Outcome.UNRESOLVED)
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,

@@ -58,9 +58,14 @@ def next_question(search: Search[T], answers: Mapping[frozenset[T], Outcome],
     return None
 
 
+# Pseudo-counts before any answer: PASS and FAIL alike, UNRESOLVED rare until seen
+# (a guessed UNRESOLVED branch that never comes costs a worker at every step).
+PRIOR_COUNTS = {Outcome.PASS: 1.0, Outcome.FAIL: 1.0, Outcome.UNRESOLVED: 0.1}
+
+
 def prior(answers: Mapping[frozenset[T], Outcome]) -> dict[Outcome, float]:
-    """How likely each outcome is, from the answers so far (half an extra of each)."""
-    counts = dict.fromkeys(Outcome, 0.5)
+    """How likely each outcome is, from the answers so far and :data:`PRIOR_COUNTS`."""
+    counts = dict(PRIOR_COUNTS)
     for outcome in answers.values():
         counts[outcome] += 1
     total = sum(counts.values())
@@ -116,10 +121,14 @@ class Lookahead(Generic[T]):
         self.predict = predict
         self.answers: dict[frozenset[T], Outcome] = {}
 
+    def plan(self) -> list[frozenset[T]]:
+        """:func:`plan_ahead` from the answers so far, twice as many as can run (runs
+        still likely are kept)."""
+        return plan_ahead(self.search, self.answers, 2 * self.width, predict=self.predict)
+
     def __call__(self, config: frozenset[T]) -> Outcome:
-        if self.width > 1:  # twice as many as can run: runs still likely are kept
-            self.announce(plan_ahead(self.search, self.answers, 2 * self.width,
-                                     predict=self.predict))
+        if self.width > 1:
+            self.announce(self.plan())
         outcome = self.oracle(config)
         self.answers[config] = outcome
         return outcome

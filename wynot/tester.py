@@ -18,13 +18,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, search_key
 from wynot.changes import Diff, FileState
 from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
-from wynot.executor import Execution, Executor, Handle, Job
+from wynot.executor import Execution, Executor, Handle, Job, did_not_build
 from wynot.outcome import Outcome
 from wynot.result import (
     CACHED,
@@ -61,6 +61,9 @@ class Tester:
     _speculated: int = field(default=0, init=False, repr=False)
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
     _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
+    # Set by a looking-ahead search: the configurations to speculate on now. Asked
+    # again whenever a speculative run finishes while the search waits.
+    replan: Callable[[], Sequence[frozenset[int]]] | None = field(default=None, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -178,7 +181,21 @@ class Tester:
 
     def finish(self) -> None:
         """Cancel the speculative runs the search never asked for, and log them."""
-        self._want([])
+        self._want([], keep_finished=False)
+
+    def peek(self, ids: frozenset[int]) -> Outcome | None:
+        """The outcome of a finished speculative run of ``ids`` not adopted yet, else None.
+
+        For planning what to speculate on next only: it is evidence only once the
+        search asks for the configuration (and then the same run is adopted).
+        """
+        pending = self._pending.get(("", ids))
+        if pending is None or not pending[0].done():
+            return None
+        try:
+            return pending[0].result().outcome
+        except Exception:  # noqa: BLE001 - cancelled or broken: nothing to plan with
+            return None
 
     def _commit_key(self, sha: str) -> str:
         return search_key(commit=sha, test=self.commands.test, build=self.commands.build,
@@ -198,12 +215,15 @@ class Tester:
         errors = tuple(self.build_errors) if self.build_errors is not None else None
         return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors)
 
-    def _want(self, keys: Sequence[_Key]) -> None:
-        """Keep the speculative runs among ``keys``; start the first new ones on free workers."""
+    def _want(self, keys: Sequence[_Key], keep_finished: bool = True) -> None:
+        """Keep the speculative runs among ``keys``, and those finished already (a search
+        may still ask for them); cancel the others; start the first new ones on free
+        workers."""
         if self.executor.workers < 2 and not self._pending:
             return
         listed = set(keys)
-        for key in [k for k in self._pending if k not in listed]:
+        for key in [k for k, (handle, _) in self._pending.items()
+                    if k not in listed and not (keep_finished and handle.done())]:
             self._drop(key, self._pending.pop(key))
         self._listed = list(keys)
         self._top_up()
@@ -242,18 +262,35 @@ class Tester:
         While it runs, workers that finish a speculative run start the next
         configurations of the last list given to :meth:`speculate`.
 
-        A speculative run started under other build-error patterns is not adopted.
+        A speculative run started without build-error patterns (before the premise
+        said a build error is not the failure sought) is adopted and classified
+        here, from its output file, as the executor would have; one started under
+        other patterns is not adopted.
         """
         output = self.log.output_path(number).name
         pending = self._pending.pop(key, None)
-        if pending is not None and pending[1] != self._job(key, pending[1].output.name):
+        wanted = self._job(key, pending[1].output.name if pending else output)
+        if pending is not None and pending[1] != wanted and (
+                pending[1].build_errors is not None
+                or dataclasses.replace(pending[1], build_errors=wanted.build_errors) != wanted):
             self._drop(key, pending)
             pending = None
-        handle = pending[0] if pending else self.executor.submit(self._job(key, output))
+        handle = pending[0] if pending else self.executor.submit(wanted)
+        late = pending is not None and pending[1].build_errors is None
+        return did_not_build(self._wait(key, handle, number, phase),
+                             wanted.build_errors if late else None)
+
+    def _wait(self, key: _Key, handle: Handle, number: int, phase: str) -> Execution:
+        """The execution of ``handle``; speculation goes on meanwhile."""
         self.progress(TestStarted(number, phase, len(key[1]), key[0]))
         self._awaited = (key, handle)  # not started again, and it holds a worker
+        finished = -1
         try:
             while self._listed and not handle.done():  # workers that finish meanwhile go on
+                done = sum(1 for h, _ in self._pending.values() if h.done())
+                if done != finished and self.replan is not None:
+                    finished = done  # a guess was answered: plan again with it
+                    self._want([("", ids) for ids in self.replan()])
                 self._top_up()
                 time.sleep(TOP_UP_SECONDS)
             return handle.result()
