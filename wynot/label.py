@@ -96,9 +96,12 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     def ask(config: frozenset[int]) -> Outcome:
         return oracle(applied | config)
 
+    answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
+
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        # then :func:`standalone` tests the answer with ``applied`` (when closed)
-        return answer(dd_plus(changes, answer, split=split, keep_passing=keep_passing))
+        found = dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+        answers.add(found)
+        return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
 
     def predict(config: frozenset[int]) -> Outcome | None:
         if not oracle.deps.is_closed(applied | config):
@@ -106,12 +109,14 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
         return tester.peek(applied | config)  # a guess already answered
 
     def announce(configs: Sequence[frozenset[int]]) -> None:
-        tester.speculate([applied | config for config in configs])
+        # a likely answer is also run a second time, for the verification
+        tester.speculate([applied | config for config in configs],
+                         again=[applied | config for config in configs if config in answers])
 
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
     test = Lookahead(search, ask, announce, tester.executor.workers, predict)
-    tester.replan = lambda: [applied | config for config in test.plan()]
+    tester.replan = lambda: announce(test.plan())
     try:
         return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
     finally:

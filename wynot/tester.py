@@ -37,7 +37,8 @@ from wynot.result import (
 )
 from wynot.runner import Commands
 
-_Key = tuple[str, frozenset[int]]  # (commit or "", change ids)
+_Key = tuple[str, frozenset[int]]  # (commit, or "", or AGAIN; change ids)
+AGAIN = "+"  # in a key's commit slot: a second, independent run of the configuration
 TOP_UP_SECONDS = 0.05  # how often a waiting search looks for free workers
 
 
@@ -61,9 +62,9 @@ class Tester:
     _speculated: int = field(default=0, init=False, repr=False)
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
     _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
-    # Set by a looking-ahead search: the configurations to speculate on now. Asked
-    # again whenever a speculative run finishes while the search waits.
-    replan: Callable[[], Sequence[frozenset[int]]] | None = field(default=None, repr=False)
+    # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
+    # speculative run finishes while the search waits.
+    replan: Callable[[], None] | None = field(default=None, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -97,7 +98,7 @@ class Tester:
             return self._add(TestRecord(number, phase, ids, cached.outcome, cached.reason,
                                         cached.duration, cached.output, CACHED, resolving,
                                         earlier_run=True))
-        execution = self._execute(("", ids), number, phase)
+        execution = self._execute((AGAIN if not use_cache else "", ids), number, phase)
         source = CONFLICT if execution.conflict else RAN
         record = TestRecord(number, phase, ids, execution.outcome, execution.reason,
                             execution.duration, execution.output, source, resolving)
@@ -165,15 +166,23 @@ class Tester:
                                     execution.duration, execution.output, RAN, commit=commit),
                          execution.worker)
 
-    def speculate(self, configs: Sequence[frozenset[int]]) -> None:
+    def speculate(self, configs: Sequence[frozenset[int]],
+                  again: Sequence[frozenset[int]] | None = None) -> None:
         """Start these configurations on idle workers, first ones first.
 
         Speculative runs started earlier and not among ``configs`` are
-        cancelled; those among them keep running. Configurations with a known
-        outcome are skipped; no more runs are started than there are
-        workers. Does nothing with one worker.
+        cancelled; those among them keep running, and so do finished ones.
+        Configurations with a known outcome are skipped; no more runs are
+        started than there are workers. Does nothing with one worker.
+        ``again``: likely answers among ``configs``, of which a second,
+        independent run is started too (right after the first), for the
+        verification that reruns the answer without the cache; None leaves
+        the second runs started earlier as they are.
         """
-        self._want([("", ids) for ids in configs])
+        twice = set(again or ())
+        self._want([key for ids in configs
+                    for key in [("", ids)] + ([(AGAIN, ids)] if ids in twice else [])],
+                   keep_again=again is None)
 
     def speculate_commits(self, shas: Sequence[str]) -> None:
         """:meth:`speculate` for whole commits (the commit phase)."""
@@ -204,6 +213,8 @@ class Tester:
 
     def _known(self, key: _Key) -> bool:
         sha, ids = key
+        if sha == AGAIN:
+            return False
         if not sha and ids in self._ran:
             return True
         if self.cache is None:
@@ -212,10 +223,12 @@ class Tester:
 
     def _job(self, key: _Key, output: str) -> Job:
         sha, ids = key
+        sha = "" if sha == AGAIN else sha
         errors = tuple(self.build_errors) if self.build_errors is not None else None
         return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors)
 
-    def _want(self, keys: Sequence[_Key], keep_finished: bool = True) -> None:
+    def _want(self, keys: Sequence[_Key], keep_finished: bool = True,
+              keep_again: bool = False) -> None:
         """Keep the speculative runs among ``keys``, and those finished already (a search
         may still ask for them); cancel the others; start the first new ones on free
         workers."""
@@ -223,7 +236,8 @@ class Tester:
             return
         listed = set(keys)
         for key in [k for k, (handle, _) in self._pending.items()
-                    if k not in listed and not (keep_finished and handle.done())]:
+                    if k not in listed and not (keep_finished and handle.done())
+                    and not (keep_again and k[0] == AGAIN)]:
             self._drop(key, self._pending.pop(key))
         self._listed = list(keys)
         self._top_up()
@@ -248,7 +262,8 @@ class Tester:
         handle.cancel()
         sha, ids = key
         entry: dict[str, object] = {"phase": "speculative", "source": "cancelled",
-                                    "commit": sha, "changes": sorted(ids)}
+                                    "commit": "" if sha == AGAIN else sha,
+                                    "changes": sorted(ids), "again": sha == AGAIN}
         if finished:
             with contextlib.suppress(Exception):  # cancelled, or broke: not evidence
                 execution = handle.result()
@@ -268,7 +283,10 @@ class Tester:
         other patterns is not adopted.
         """
         output = self.log.output_path(number).name
-        pending = self._pending.pop(key, None)
+        asked, pending = key, self._pending.pop(key, None)
+        if key[0] == AGAIN:  # a run not used as evidence yet will do as well
+            key = ("", key[1])
+            pending = pending or self._pending.pop(key, None)
         wanted = self._job(key, pending[1].output.name if pending else output)
         if pending is not None and pending[1] != wanted and (
                 pending[1].build_errors is not None
@@ -277,12 +295,12 @@ class Tester:
             pending = None
         handle = pending[0] if pending else self.executor.submit(wanted)
         late = pending is not None and pending[1].build_errors is None
-        return did_not_build(self._wait(key, handle, number, phase),
+        return did_not_build(self._wait(asked, handle, number, phase),
                              wanted.build_errors if late else None)
 
     def _wait(self, key: _Key, handle: Handle, number: int, phase: str) -> Execution:
         """The execution of ``handle``; speculation goes on meanwhile."""
-        self.progress(TestStarted(number, phase, len(key[1]), key[0]))
+        self.progress(TestStarted(number, phase, len(key[1]), "" if key[0] == AGAIN else key[0]))
         self._awaited = (key, handle)  # not started again, and it holds a worker
         finished = -1
         try:
@@ -290,7 +308,7 @@ class Tester:
                 done = sum(1 for h, _ in self._pending.values() if h.done())
                 if done != finished and self.replan is not None:
                     finished = done  # a guess was answered: plan again with it
-                    self._want([("", ids) for ids in self.replan()])
+                    self.replan()
                 self._top_up()
                 time.sleep(TOP_UP_SECONDS)
             return handle.result()
