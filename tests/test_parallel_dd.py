@@ -55,7 +55,8 @@ class MemoryExecutor(LocalPool):
                 self.cancelled.append(handle.job.ids)
                 raise Cancelled("cancelled")
             self.ran.append(handle.job.ids)
-        return Execution(self.outcome(handle.job.ids), "in memory", delay, "", worker=name)
+        return Execution(self.outcome(handle.job.ids), "in memory", delay,
+                         str(handle.job.output), worker=name)
 
 
 def parallel_dd_plus(changes: list[int], outcome: Callable[[frozenset[int]], Outcome],
@@ -131,3 +132,38 @@ def test_parallel_runs_speculate_and_cancel(tmp_path: Path) -> None:
     assert found == expected == {37}
     assert [r.ids for r in records] == sequential.asked
     assert len(executor.ran) + len(executor.cancelled) > len(sequential.asked)
+
+
+def test_a_question_being_awaited_is_not_started_again(tmp_path: Path) -> None:
+    """Each configuration dd+ asks runs once; only a likely answer (a few changes
+    here: one, or two by interference) runs a second time, for the verification."""
+    changes = list(range(64))
+    outcome = implies({37}, [], unresolved_rate=0.0)
+    sequential = CountingOracle(outcome)
+    dd_plus(changes, sequential)
+    _, records, executor = parallel_dd_plus(changes, outcome, 4, tmp_path, keep_passing=False)
+    assert [r.ids for r in records] == sequential.asked
+    twice = {c for c in executor.ran if executor.ran.count(c) > 1}
+    assert all(len(c) <= 4 for c in twice), sorted(map(len, twice))
+    assert all(executor.ran.count(c) <= 2 for c in twice)
+    assert len(twice) < len(sequential.asked) / 2
+
+
+def test_the_verification_adopts_a_second_run_started_ahead(tmp_path: Path) -> None:
+    answer = frozenset({3})
+    executor = MemoryExecutor(lambda c: FAIL if 3 in c else PASS, 3)
+    log = RunLog(tmp_path)
+    searcher = tester.Tester(Diff("good", "bad", (), ()), executor, Commands(("true",)), None,
+                             "", log, lambda _: None)
+    try:
+        searcher.speculate([answer], again=[answer])
+        found = searcher.run(answer, "search")
+        verdict = searcher.run(answer, "verify", use_cache=False)
+        searcher.finish()
+    finally:
+        executor.close()
+        log.close()
+    assert found.outcome is verdict.outcome is FAIL and verdict.source == result.RAN
+    assert executor.ran == [answer, answer]
+    assert Path(found.output).name != Path(verdict.output).name
+    assert Path(verdict.output).name.startswith("spec-")  # started ahead, then adopted
