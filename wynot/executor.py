@@ -334,10 +334,13 @@ class LocalPool:
         """A worktree of ``good`` whose diff paths are known to hold their GOOD states."""
         base = tree_states(diff, frozenset()) if diff.changes else {}
         commit = good or "HEAD"
-        if worktree is None:  # concurrent `git worktree add`s are safe; the stack is not
-            created = scratch_worktree(self.repo, commit, base)
-            fresh = created.__enter__()
+        if worktree is None:
+            # One at a time: a `git worktree add` can read another's half-written
+            # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
+            # and the reclaiming of dead runs' worktrees prunes.
             with self._stack_lock:
+                created = scratch_worktree(self.repo, commit, base)
+                fresh = created.__enter__()
                 self._stack.push(created.__exit__)
             return fresh
         return worktree.switch(commit, base)  # writes through a new checkout converter
