@@ -237,10 +237,18 @@ class Tester:
         listed = set(keys)
         for key in [k for k, (handle, _) in self._pending.items()
                     if k not in listed and not (keep_finished and handle.done())
-                    and not (keep_again and k[0] == AGAIN)]:
+                    and not (k[0] == AGAIN and (keep_again or self._maybe_answer(k[1], listed)))]:
             self._drop(key, self._pending.pop(key))
         self._listed = list(keys)
         self._top_up()
+
+    def _maybe_answer(self, ids: frozenset[int], listed: set[_Key]) -> bool:
+        """Whether a second run of ``ids`` may still serve the verification: its first
+        run is wanted, still pending, or FAILED when the search asked for it."""
+        key = ("", ids)
+        earlier = self._ran.get(ids)
+        return (key in listed or key in self._pending
+                or (earlier is not None and earlier.outcome is Outcome.FAIL))
 
     def _top_up(self) -> None:
         """Start the first listed configurations not started yet, while workers are free."""
