@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from scripts import make_repo as samples
+from test_cli_state import good_bad_repo, leftover_worktrees
 
-from cli_helpers import assert_no_configuration_ran_twice, run_wynot
+from cli_helpers import assert_no_configuration_ran_twice, run_wynot, snapshot, wynot_argv
 from conftest import GitRepo
 from wynot.changes import Diff
 from wynot.executor import Cancelled, Job, LocalPool, parse_jobs
@@ -102,3 +105,35 @@ def test_jobs_give_the_answer_of_one_job(name: str, tmp_path: Path) -> None:
     assert decisive(three) == decisive(one)
     if "commit_phase" in one:
         assert three["commit_phase"]["first_bad"] == one["commit_phase"]["first_bad"]
+
+
+def _alive_not_zombie(pid: int) -> bool:
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupt_with_several_workers_kills_every_test_and_removes_every_worktree(
+        tmp_path: Path, sig: signal.Signals) -> None:
+    repo = good_bad_repo(tmp_path / "repo")
+    before = snapshot(repo)
+    pids = tmp_path / "pids"
+    script = f"sleep 61 & echo $$ $! >> '{pids}'; wait"
+    proc = subprocess.Popen([*wynot_argv(), "good", "bad", "--no-cache", "-j", "3", "--",
+                             "sh", "-c", script], cwd=repo, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (
+            not pids.exists() or len(pids.read_text().splitlines()) < 3):
+        time.sleep(0.05)
+    started = [int(p) for line in pids.read_text().splitlines() for p in line.split()]
+    assert len(started) >= 6, "three tests never ran at once"
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert [pid for pid in started if _alive_not_zombie(pid)] == []
+    assert leftover_worktrees(repo) == []
+    assert snapshot(repo) == before
