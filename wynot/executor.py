@@ -261,8 +261,10 @@ class LocalPool:
         """Cancel what is queued or running, wait for the workers, remove the worktrees.
 
         Interrupts are held off meanwhile (they are delivered afterwards): a second
-        Ctrl-C must not leave a worktree behind.
+        Ctrl-C must not leave a worktree behind. One that a worker thread receives
+        still raises in this thread; it is raised again once all is cleaned up.
         """
+        interrupted: BaseException | None = None
         with signals_deferred():
             with self._lock:
                 self._closing = True
@@ -274,8 +276,14 @@ class LocalPool:
                     handle.cancel()
                 self._lock.notify_all()
             for thread in self._threads:
-                thread.join()
+                while thread.is_alive():
+                    try:
+                        thread.join()
+                    except KeyboardInterrupt as error:  # the workers first, then leave
+                        interrupted = error
             self._stack.close()
+        if interrupted is not None:
+            raise interrupted
 
     def _run_inline(self, handle: LocalHandle) -> None:
         """Run ``handle``'s job in this thread (a pool of one)."""
