@@ -135,7 +135,8 @@ def test_pool_worktrees_write_through_the_converter_after_a_commit_phase(
         make_repo, tmp_path: Path) -> None:
     """A worker that checked out whole commits, then switched to GOOD for the hunk
     phase, still writes configurations as ``git checkout`` would."""
-    from wynot.executor import Job, LocalPool
+    from wynot.executor import Job
+    from wynot.pool import LocalPool
     from wynot.runner import Commands
 
     repo = make_repo()

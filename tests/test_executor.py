@@ -17,8 +17,9 @@ from test_cli_state import good_bad_repo, leftover_worktrees
 from cli_helpers import assert_no_configuration_ran_twice, run_wynot, snapshot, wynot_argv
 from conftest import GitRepo
 from wynot.changes import Diff
-from wynot.executor import Cancelled, Job, LocalPool, parse_jobs
+from wynot.executor import Cancelled, Job, parse_jobs
 from wynot.outcome import Outcome
+from wynot.pool import LocalPool
 from wynot.runner import Commands
 
 

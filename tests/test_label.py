@@ -15,8 +15,8 @@ from wynot.analysis.grouping import make_plan
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import RunLog
 from wynot.diffread import read_diff
-from wynot.executor import LocalPool
 from wynot.label import label
+from wynot.pool import LocalPool
 from wynot.result import CAUSE, CONTEXT, INSEPARABLE
 from wynot.runner import Commands
 

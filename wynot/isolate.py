@@ -29,7 +29,7 @@ from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
-from wynot.executor import Executor, open_executor
+from wynot.executor import Executor
 from wynot.flaky_phase import FlakyOptions, confirm_runs
 from wynot.git import find_repo, resolve_commit
 from wynot.history import count_between, first_parent_chain, origins
@@ -42,6 +42,7 @@ from wynot.label import (
 )
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
+from wynot.pool import open_executor
 from wynot.premise import require
 from wynot.result import (
     CACHED,
