@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, search_key
 from wynot.changes import Diff, FileState
 from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
-from wynot.executor import Execution, Executor, Handle, Job, did_not_build
+from wynot.executor import Cancelled, Execution, Executor, Handle, Job, did_not_build
 from wynot.outcome import Outcome
 from wynot.result import (
     CACHED,
@@ -40,6 +40,7 @@ from wynot.runner import Commands
 _Key = tuple[str, frozenset[int]]  # (commit, or "", or AGAIN; change ids)
 AGAIN = "+"  # in a key's commit slot: a second, independent run of the configuration
 TOP_UP_SECONDS = 0.05  # how often a waiting search looks for free workers
+LOST_RETRIES = 3  # runs the executor lost, run again before giving up
 
 
 @dataclass
@@ -303,12 +304,23 @@ class Tester:
             pending = None
         handle = pending[0] if pending else self.executor.submit(wanted)
         late = pending is not None and pending[1].build_errors is None
-        return did_not_build(self._wait(asked, handle, number, phase),
-                             wanted.build_errors if late else None)
+        self.progress(TestStarted(number, phase, len(key[1]), key[0]))
+        for attempt in range(LOST_RETRIES + 1):
+            try:
+                execution = self._wait(asked, handle)
+                break
+            except Cancelled:
+                # Not cancelled here (the run being awaited never is): the executor
+                # lost it, e.g. a dask task forgotten with the worker that held its
+                # result. A lost run is run again, never an outcome.
+                if attempt == LOST_RETRIES:
+                    raise
+                wanted, late = self._job(key, output), False
+                handle = self.executor.submit(wanted)
+        return did_not_build(execution, wanted.build_errors if late else None)
 
-    def _wait(self, key: _Key, handle: Handle, number: int, phase: str) -> Execution:
+    def _wait(self, key: _Key, handle: Handle) -> Execution:
         """The execution of ``handle``; speculation goes on meanwhile."""
-        self.progress(TestStarted(number, phase, len(key[1]), "" if key[0] == AGAIN else key[0]))
         self._awaited = (key, handle)  # not started again, and it holds a worker
         finished = -1
         try:
