@@ -143,3 +143,29 @@ def test_a_failure_seen_only_in_a_real_checkout_is_found(make_repo) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert [c["path"] for c in report["changes"]] == ["settings.cfg"], result.stderr
+
+
+def test_pool_worktrees_write_through_the_converter_after_a_commit_phase(
+        make_repo, tmp_path: Path) -> None:
+    """A worker that checked out whole commits, then switched to GOOD for the hunk
+    phase, still writes configurations as ``git checkout`` would."""
+    from wynot.executor import Job
+    from wynot.pool import LocalPool
+    from wynot.runner import Commands
+
+    repo = make_repo()
+    configure_filter(repo)
+    good_tree, bad_tree = attribute_trees()
+    bad_tree[".gitattributes"] = ATTRIBUTES  # the attributes stay: only these paths convert
+    good = repo.commit(good_tree)
+    bad = repo.commit(bad_tree)
+    diff = read_diff(repo.path, good, bad)
+    expected = checked_out(repo, bad, tmp_path / "bad")
+    copy = tmp_path / "copy"
+    commands = Commands(test=("sh", "-c", f"rm -rf '{copy}'; cp -R . '{copy}'"))
+    with LocalPool(repo.path, commands, 1) as pool:
+        pool.begin(good, diff.__class__(good=good, bad=bad, files=(), changes=()))
+        pool.submit(Job(frozenset(), tmp_path / "1.out", commit=bad)).result()
+        pool.begin(good, diff)
+        pool.submit(Job(frozenset(c.id for c in diff.changes), tmp_path / "2.out")).result()
+    assert files_under(copy) == expected

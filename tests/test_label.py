@@ -16,10 +16,9 @@ from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import RunLog
 from wynot.diffread import read_diff
 from wynot.label import label
-from wynot.patch import tree_states
+from wynot.pool import LocalPool
 from wynot.result import CAUSE, CONTEXT, INSEPARABLE
 from wynot.runner import Commands
-from wynot.worktree import scratch_worktree
 
 PAD = b"".join(b"# filler %d\n" % i for i in range(8))
 # Exit 125 when the package does not import, 1 when LIMIT is wrong.
@@ -80,8 +79,9 @@ def test_a_whole_cluster_drops_in_one_run(make_repo, tmp_path: Path) -> None:
     commands = Commands(test=(sys.executable, "run_test.py"))
     records: list = []
     log = RunLog(tmp_path / "runs")
-    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
-        tester = testers.Tester(diff, worktree, commands, None, "key", log, lambda _: None,
+    with LocalPool(repo.path, commands, 1) as executor:
+        executor.begin(good, diff)
+        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
                                 records)
         labelled = label(tester, frozenset({cause, context}) | cluster, lambda: False,
                          deps, frozenset({cause}), plan.units)

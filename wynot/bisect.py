@@ -28,6 +28,7 @@ class Bisection:
     first_bad: int
     skipped: tuple[int, ...]  # skipped commits between last_good and first_bad
     tested: tuple[int, ...]   # every commit tested, in order
+    rounds: int = 0           # rounds of tests (a multisection tests several a round)
 
     @property
     def exact(self) -> bool:
@@ -56,4 +57,54 @@ def bisect(n: int, test: Callable[[int], Outcome]) -> Bisection:
         else:
             skipped.add(pick)
     between = tuple(sorted(i for i in skipped if good < i < bad))
-    return Bisection(good, bad, between, tuple(tested))
+    return Bisection(good, bad, between, tuple(tested), len(tested))
+
+
+def multisect(n: int, test_round: Callable[[list[int]], list[Outcome]],
+              width: int) -> Bisection:
+    """Like :func:`bisect`, testing ``width`` evenly spaced commits a round.
+
+    ``test_round(indices)`` returns their outcomes in the same order (the
+    caller runs them in parallel). Each round cuts the range into ``width + 1``
+    near-equal pieces, so a range of ``n`` commits takes about
+    ``ceil(log(n) / log(width + 1))`` rounds. The range then ends at the first
+    failing commit tested and starts at the last passing one below it;
+    UNRESOLVED commits are skipped, as in :func:`bisect`, and no commit is
+    tested twice. ``width = 1`` picks the commits :func:`bisect` picks.
+    """
+    if n < 2:
+        raise ValueError("multisect needs GOOD and BAD")
+    if width < 1:
+        raise ValueError("multisect needs a width of at least 1")
+    good, bad = 0, n - 1
+    skipped: set[int] = set()
+    tested: list[int] = []
+    rounds = 0
+    while True:
+        candidates = [i for i in range(good + 1, bad) if i not in skipped]
+        if not candidates:
+            break
+        picks = _spread(candidates, good, bad, width)
+        outcomes = test_round(picks)
+        rounds += 1
+        tested.extend(picks)
+        skipped.update(i for i, o in zip(picks, outcomes, strict=True)
+                       if o is Outcome.UNRESOLVED)
+        bad = min([bad, *(i for i, o in zip(picks, outcomes, strict=True)
+                          if o is Outcome.FAIL)])
+        good = max([good, *(i for i, o in zip(picks, outcomes, strict=True)
+                            if o is Outcome.PASS and i < bad)])
+    between = tuple(sorted(i for i in skipped if good < i < bad))
+    return Bisection(good, bad, between, tuple(tested), rounds)
+
+
+def _spread(candidates: list[int], good: int, bad: int, width: int) -> list[int]:
+    """``width`` candidates nearest to the points cutting (good, bad) into equal pieces."""
+    if len(candidates) <= width:
+        return candidates
+    picks: list[int] = []
+    for k in range(1, width + 1):
+        point = good + (bad - good) * k / (width + 1)
+        free = [i for i in candidates if i not in picks]
+        picks.append(min(free, key=lambda i: (abs(i - point), i)))
+    return sorted(picks)

@@ -121,14 +121,14 @@ class Carried:
     note: str = ""
 
 
-def carry_answer(tester: Tester, onto: str, diff: Diff, chosen: frozenset[int]) -> Carried:
+def carry_answer(repo: Path, tester: Tester, onto: str, diff: Diff,
+                 chosen: frozenset[int]) -> Carried:
     """Carry the answer ``chosen`` of ``diff`` onto ``onto`` (GOOD) and test it there.
 
     The answer carries when its edits merge onto GOOD's files and the test,
     run for real on GOOD with them, FAILS. The scratch worktree is left at
     GOOD with the answer written.
     """
-    repo = tester.worktree.repo
     try:
         states = carry_states(repo, onto, side_states(diff, bad=False), tree_states(diff, chosen))
     except CarryError as error:

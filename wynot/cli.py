@@ -20,6 +20,7 @@ from wynot import __version__
 from wynot.analysis.grouping import parse_criteria
 from wynot.commands import SUBCOMMANDS
 from wynot.errors import ExitCode, UsageError, WynotError
+from wynot.executor import parse_jobs
 from wynot.flaky_phase import FlakyOptions
 from wynot.isolate import Request, isolate
 from wynot.output import FORMATS, revert_and_verify, write_failure, write_report
@@ -163,6 +164,18 @@ def _require_revisions(command: click.Command, ctx: click.Context, before: list[
 @click.option("--resolve-pattern", multiple=True, metavar="REGEX",
               help="Extra regular expression whose first group names a missing identifier "
                    "in build errors (repeatable).")
+@click.option("-j", "--jobs", default="1", show_default=True, metavar="N",
+              help="Run up to N tests at a time, each in its own scratch worktree ('auto': "
+                   "one per CPU). The answer and the tests it rests on are the same for "
+                   "every N: the extra workers run the configurations the search is "
+                   "likeliest to ask next, and what it does not ask is cancelled.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True,
+              help="Where tests run: local worktrees, or the workers of a dask.distributed "
+                   "cluster (pip install 'wynot[dask]'; see --scheduler).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Address of the dask scheduler for --executor dask, e.g. "
+                   "tcp://10.0.0.5:8786.")
 @click.option("--cache/--no-cache", default=True, show_default=True,
               help="Replay outcomes that earlier runs observed (stored in <git-dir>/wynot; "
                    "a premise that failed, or an outcome whose observations disagree, is "
@@ -271,7 +284,14 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
             re.compile(extra)
         except re.error as exc:
             raise UsageError(f"--resolve-pattern {extra!r} is not valid: {exc}") from exc
+    try:
+        jobs = parse_jobs(opts["jobs"], os.cpu_count)
+    except ValueError as exc:
+        raise UsageError(f"-j/--jobs: {exc}") from exc
+    if opts["executor"] == "dask" and not opts["scheduler"]:
+        raise UsageError("--executor dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786)")
     return Request(repo=opts["repo"], good=good, bad=bad, commands=commands,
+                   jobs=jobs, executor=opts["executor"], scheduler=opts["scheduler"],
                    context=opts["context"], max_tests=opts["max_tests"],
                    use_cache=opts["cache"], criteria=criteria, predict=opts["predict"],
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),

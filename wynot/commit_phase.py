@@ -13,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from wynot.bisect import Bisection, bisect
+from wynot.bisect import Bisection, bisect, multisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
+from wynot.executor import Executor
 from wynot.flaky_phase import (
     FlakyOptions,
     run_until_pass,
@@ -29,28 +30,34 @@ from wynot.premise import require
 from wynot.result import CommitInfo, CommitPhase, Progress, TestRecord
 from wynot.runner import Commands
 from wynot.tester import Tester
-from wynot.worktree import scratch_worktree
 
 
 def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], commands: Commands,
                      cache: OutcomeCache | None, log: RunLog, records: list[TestRecord],
-                     progress: Progress, flaky: FlakyOptions | None = None) -> CommitPhase:
+                     progress: Progress, executor: Executor,
+                     flaky: FlakyOptions | None = None) -> CommitPhase:
     """Premise on GOOD and BAD, then bisect the commits between them.
 
     With ``flaky`` asking for reruns, commits are run again rather than read
     from the outcome cache, and the search may answer "no culprit"
-    (``CommitPhase.culprit``; see :mod:`wynot.flaky_phase`). Otherwise, when
-    the first bad commit of a line is a merge whose merged branch fails on its
-    own, that branch is bisected in turn, down to its own first bad commit
-    (as ``git bisect`` does across parents, nested merges included).
+    (``CommitPhase.culprit``; see :mod:`wynot.flaky_phase`); the commits are
+    then searched one test at a time. Otherwise, with several workers, GOOD
+    and BAD are tested together and the commits are multisected: as many
+    evenly spaced commits a round as there are workers. When the first bad
+    commit of a line is a merge whose merged branch fails on its own, that
+    branch is bisected in turn, down to its own first bad commit (as ``git
+    bisect`` does across parents, nested merges included).
     """
     flaky = flaky or FlakyOptions()
     empty = Diff(good=chain[0], bad=chain[-1], files=(), changes=())
-    with scratch_worktree(repo, chain[0], {}) as worktree:
-        tester = Tester(empty, worktree, commands, cache, "", log, progress, records,
-                        replay_commits=not flaky.reruns)
+    executor.begin(chain[0], empty)
+    tester = Tester(empty, executor, commands, cache, "", log, progress, records,
+                    replay_commits=not flaky.reruns)
+    try:
         earlier = tester.earlier_observations(chain) if flaky.reruns else {}
         runs = flaky.premise_runs()
+        if runs == 1:
+            tester.speculate_commits([chain[0], chain[-1]])
         goods = run_until_pass(
             lambda: tester.run_commit(chain[0], "premise", expect=Outcome.PASS), runs)
         if flaky.mode != "off":  # estimate the flake rate: every run of GOOD counts
@@ -76,11 +83,19 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                 by_sha[chain[i]] = record  # a PASS stands: it is trusted
             return record
 
+        def test_round(indices: list[int]) -> list[Outcome]:
+            tester.speculate_commits([chain[i] for i in indices])
+            return [run(i).outcome for i in indices]
+
+        culprit = None
         bads = [bad, *(r for r in bads if r is not bad)]
-        seen = [(i, o) for i, sha in enumerate(chain) for o in earlier.get(sha, ())]
-        prior = (_prior_evidence(tester, chain, earlier, by_sha)
-                 if seen and uses_finder(flaky, goods, bads, seen) else [])
-        bisection, culprit = search_commits(len(chain), run, flaky, goods, bads, prior)
+        if executor.workers > 1 and not flaky.reruns:
+            bisection = multisect(len(chain), test_round, executor.workers)
+        else:
+            seen = [(i, o) for i, sha in enumerate(chain) for o in earlier.get(sha, ())]
+            prior = (_prior_evidence(tester, chain, earlier, by_sha)
+                     if seen and uses_finder(flaky, goods, bads, seen) else [])
+            bisection, culprit = search_commits(len(chain), run, flaky, goods, bads, prior)
         if culprit is not None and culprit.flaky:
             return CommitPhase(tuple(chain), bisection, commit_infos(repo, [chain[-1]]),
                                (chain[0], chain[-1]), (good, bad), False, "", culprit,
@@ -108,6 +123,8 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                            (by_sha[low], by_sha[high]), combination, show_commit(repo, high),
                            culprit, followed=tuple(followed), between=between,
                            tested=tested)
+    finally:
+        tester.finish()
 
 
 def _prior_evidence(tester: Tester, chain: list[str], earlier: dict[str, list[Outcome]],

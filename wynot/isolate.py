@@ -9,6 +9,7 @@ callback as :class:`~wynot.tester.TestRecord` values and short status strings.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import gc
@@ -27,15 +28,22 @@ from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_d
 from wynot.carry import Carried, answer_patch, carry_answer
 from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
-from wynot.dd import SearchStopped, dd_plus
+from wynot.dd import SearchStopped
 from wynot.errors import NoCulpritError, PremiseError, UnfinishedError, UsageError, WynotError
+from wynot.executor import Executor
 from wynot.flaky_phase import FlakyOptions, confirm_runs, premise_flake_rate
 from wynot.git import find_repo, resolve_commit
 from wynot.history import count_between, first_parent_chain, origins
-from wynot.label import label, smallest_failing_superset, standalone
+from wynot.label import (
+    first_questions,
+    label,
+    search_dd_plus,
+    smallest_failing_superset,
+    standalone,
+)
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
-from wynot.patch import tree_states
+from wynot.pool import open_executor
 from wynot.premise import require
 from wynot.result import (
     CACHED,
@@ -50,7 +58,6 @@ from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.state import DEFAULT_KEEP_RUNS
 from wynot.tester import Tester
-from wynot.worktree import scratch_worktree
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
 
@@ -72,6 +79,9 @@ class Request:
     resolve: bool = True
     resolve_patterns: tuple[str, ...] = ()
     keep_passing: bool | None = None  # dd+'s *keep passing* shortcut; None: with predict
+    jobs: int = 1  # tests run at a time (-j)
+    executor: str = "local"  # "local" (a pool of worktrees) or "dask"
+    scheduler: str | None = None  # the dask scheduler's address
     max_time: float | None = None  # seconds from the start; then stop as with max_tests
     invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
     flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
@@ -108,20 +118,22 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     records: list[TestRecord] = []
     phase: CommitPhase | None = None
     try:
-        low, high, premise = good, bad, None
-        if chain is not None and (request.strategy == "commits"
-                                  or count_between(info.toplevel, good, bad) > 0):
-            phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
-                                     request.commands, cache,
-                                     log, records, progress, request.flaky)
-            (low, high), premise = phase.hunk_range, phase.range_records
-            save_commit_phase(log.dir, phase)
-        answer = None
-        if request.strategy != "commits" and not (phase and phase.no_culprit):
-            answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
-                                 progress, premise, state, good, started=started,
-                                 flake_rate=phase.culprit.flake_rate
-                                 if phase and phase.culprit else None)
+        with open_executor(request.executor, info.toplevel, request.commands, request.jobs,
+                           request.scheduler, progress) as executor:
+            low, high, premise = good, bad, None
+            if chain is not None and (request.strategy == "commits"
+                                      or count_between(info.toplevel, good, bad) > 0):
+                phase = run_commit_phase(info.toplevel, chain, (request.good, request.bad),
+                                         request.commands, cache, log, records, progress,
+                                         executor, request.flaky)
+                (low, high), premise = phase.hunk_range, phase.range_records
+                save_commit_phase(log.dir, phase)
+            answer = None
+            if request.strategy != "commits" and not (phase and phase.no_culprit):
+                answer = _hunk_phase(info.toplevel, low, high, request, cache, log, records,
+                                     progress, premise, state, good, executor, started=started,
+                                     flake_rate=phase.culprit.flake_rate
+                                     if phase and phase.culprit else None)
     except WynotError as error:
         save_failure(log.dir, error.message, error.exit_code)
         raise
@@ -146,8 +158,9 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
                 log: RunLog, records: list[TestRecord], progress: Progress,
-                premise: tuple[TestRecord, TestRecord] | None, state: Path, onto: str, *,
-                started: float | None = None, flake_rate: float | None = None) -> _HunkAnswer:
+                premise: tuple[TestRecord, TestRecord] | None, state: Path, onto: str,
+                executor: Executor, *, started: float | None = None,
+                flake_rate: float | None = None) -> _HunkAnswer:
     """Search the hunks of good..bad: dd+, standalone answer, labels, verification;
     then, when ``good`` is not GOOD (``onto``), carry the answer onto GOOD."""
     options = Options(request.context, request.criteria, request.predict, request.resolve)
@@ -163,7 +176,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
         return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             onto, started, flake_rate)
+                             onto, executor, started, flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -175,6 +188,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
 def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
                   log: RunLog, records: list[TestRecord], progress: Progress,
                   premise: tuple[TestRecord, TestRecord] | None, onto: str,
+                  executor: Executor,
                   started: float | None, flake_rate: float | None) -> _HunkAnswer:
     diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
     # The search learns dependencies from build errors: into a copy, so that the
@@ -188,9 +202,16 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                      fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
                      resolve_patterns=request.resolve_patterns,
                      outside=command_files(repo, request.commands.test, request.commands.build))
-    with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
-        tester = Tester(diff, worktree, request.commands, cache, key, log, progress, records)
-        if premise is None:
+    executor.begin(good, diff)
+    tester = Tester(diff, executor, request.commands, cache, key, log, progress, records)
+    with contextlib.ExitStack() as finishing:
+        finishing.callback(tester.finish)
+        keep = request.predict if request.keep_passing is None else request.keep_passing
+        if premise is None:  # idle workers start on dd+'s first questions (local ones:
+            # their build errors are classified here, from the whole output file)
+            opening = first_questions(tester, deps, list(plan.order), plan.split,
+                                      keep) if request.executor == "local" else []
+            tester.speculate([frozenset(), frozenset(plan.order), *opening])
             good_record = require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
                                   Outcome.PASS, "GOOD", request.good, good, request.commands)
             bad_record = require(tester.run(frozenset(plan.order), "premise",
@@ -211,7 +232,6 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);
         # without derived dependencies it costs runs (docs/performance.md).
-        keep = request.predict if request.keep_passing is None else request.keep_passing
         chosen, minimal = _search(tester, plan, oracle, stop, keep)
         found = chosen
         try:
@@ -235,7 +255,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                     f"the answer ({plural(len(chosen), 'change')}) did not fail when tested "
                     f"again on its own ({verdict.reason}); the test may be flaky. "
                     f"Output: {verdict.output}")
-        carried = carry_answer(tester, onto, diff, chosen) if onto != diff.good else None
+        carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
 
 
@@ -274,7 +294,7 @@ def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None
         "label") >= max_tests) or (deadline is not None and time.monotonic() >= deadline)
 
 
-def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outcome],
+def _search(tester: Tester, plan: Plan, oracle: SearchOracle,
             stop: Callable[[], bool], keep_passing: bool) -> tuple[frozenset[int], bool]:
     """Run dd+ in the plan's order. Returns (changes found, minimal).
 
@@ -287,8 +307,8 @@ def _search(tester: Tester, plan: Plan, oracle: Callable[[frozenset[int]], Outco
     if len(everything) == 1:
         return everything, True
     try:
-        found = dd_plus(list(plan.order), oracle, split=plan.split, stop=stop,
-                        keep_passing=keep_passing)
+        found = search_dd_plus(tester, oracle, list(plan.order), frozenset(), plan.split, stop,
+                               keep_passing)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{plural(len(stopped.best), 'change')}")

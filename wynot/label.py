@@ -16,13 +16,14 @@ parallel.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
-from wynot.dd import SearchStopped, dd_plus
+from wynot.dd import SearchStopped, Split, dd_plus
+from wynot.lookahead import Lookahead, plan_ahead
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, plural
@@ -70,8 +71,8 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
                         f"{'s' if len(chosen) == 1 else ''} context to fail; searching the "
                         f"{plural(len(rest), 'other')} of the smallest failing configuration "
                         f"that contains {'it' if len(chosen) == 1 else 'them'}")
-        chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
-                                  keep_passing=keep_passing)
+        chosen = chosen | search_dd_plus(tester, oracle, rest, chosen, plan.split, stop,
+                                         keep_passing)
 
 
 def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
@@ -82,9 +83,60 @@ def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[
     return min(failing, key=len, default=None)
 
 
-def _with(oracle: SearchOracle, applied: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
-    """The oracle for configurations that always include ``applied``."""
-    return lambda config: oracle(applied | config)
+def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
+                   applied: frozenset[int], split: Split[int], stop: Stop | None,
+                   keep_passing: bool) -> frozenset[int]:
+    """dd+ over ``changes`` with ``applied`` always applied.
+
+    With several workers the oracle looks ahead: before each question, and
+    whenever a guess is answered meanwhile, it starts the configurations dd+
+    (and then :func:`standalone`, with the answer) is likeliest to ask next on
+    idle workers (:mod:`wynot.lookahead`). dd+ still asks and decides one configuration at
+    a time, so its answer and its questions do not depend on the workers.
+    """
+    def ask(config: frozenset[int]) -> Outcome:
+        return oracle(applied | config)
+
+    answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
+
+    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
+        found = dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+        answers.add(found)
+        return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
+
+    def predict(config: frozenset[int]) -> Outcome | None:
+        if not oracle.deps.is_closed(applied | config):
+            return Outcome.UNRESOLVED
+        return tester.peek(applied | config)  # a guess already answered
+
+    def announce(configs: Sequence[frozenset[int]]) -> None:
+        # a likely answer is also run a second time, for the verification
+        tester.speculate([applied | config for config in configs],
+                         again=[applied | config for config in configs if config in answers])
+
+    if tester.executor.workers < 2:
+        return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
+    test = Lookahead(search, ask, announce, tester.executor.workers, predict)
+    tester.replan = lambda: announce(test.plan())
+    try:
+        return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
+    finally:
+        tester.replan = None
+
+
+def first_questions(tester: Tester, deps: Dependencies, changes: list[int], split: Split[int],
+                    keep_passing: bool) -> list[frozenset[int]]:
+    """The configurations dd+ over ``changes`` is likeliest to ask first, for idle
+    workers while the premise runs (none with one worker)."""
+    workers = tester.executor.workers
+    if workers < 2 or len(changes) < 2:
+        return []
+
+    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
+        return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+
+    return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
+        config) else Outcome.UNRESOLVED)
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
@@ -117,9 +169,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
-        for removed in sweep_units(chosen, roles.keys(), alone, deps, units, distance):
+        removals = sweep_units(chosen, roles.keys(), alone, deps, units, distance)
+        for k, removed in enumerate(removals):
             if not removed <= chosen:
                 continue  # dropped
+            # idle workers run the removals this sweep tries next (from the
+            # current answer: a drop makes them stale, and they are cancelled)
+            tester.speculate([chosen - r for r in removals[k:] if r <= chosen])
             rest = chosen - removed
             if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
                     rest):  # its unit is context, and the rest needs it: no run

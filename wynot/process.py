@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -92,14 +92,16 @@ class BoundedOutput:
 
 def run_command(
     argv: Sequence[str], cwd: Path, env: dict[str, str], log: BoundedOutput,
-    timeout: float | None
+    timeout: float | None, cancelled: Callable[[], bool] | None = None,
 ) -> tuple[int | None, bool]:
     """Run one command in its own process group. Returns (exit code, timed out).
 
     A command that cannot be started gives 127 (not found) or 126 (not
-    executable), as a shell would. Whatever ends the command (its own exit,
-    the timeout, an interrupt of wynot), its process group is killed before
-    this returns; if wynot dies first, the guard process kills the group.
+    executable), as a shell would. ``cancelled`` is polled while it runs:
+    once true, the group is killed and the run ends as if it timed out.
+    Whatever ends the command (its own exit, the timeout, a cancellation, an
+    interrupt of wynot), its process group is killed before this returns; if
+    wynot dies first, the guard process kills the group.
     """
     env = {**env, OWNER_ENV: owner_token()}
     read_fd, write_fd = os.pipe()
@@ -124,8 +126,10 @@ def run_command(
     deadline = None if timeout is None else time.monotonic() + timeout
     timed_out = False
     try:
-        timed_out = not _pump(proc, read_fd, log, deadline)
-        if timed_out:
+        timed_out = not _pump(proc, read_fd, log, deadline, cancelled)
+        if timed_out and cancelled is not None and cancelled():
+            _note(log, "\nwynot: cancelled (no longer needed); killing process group\n")
+        elif timed_out:
             _note(log, f"\nwynot: timed out after {timeout:.1f}s; killing process group\n")
     finally:
         kill_group(proc)  # the test's background processes end with it
@@ -136,8 +140,9 @@ def run_command(
 
 
 def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
-          deadline: float | None) -> bool:
-    """Copy output to ``log`` until the command exits (True) or the deadline passes (False).
+          deadline: float | None, cancelled: Callable[[], bool] | None = None) -> bool:
+    """Copy output to ``log`` until the command exits (True), or the deadline passes
+    or ``cancelled()`` is true (False).
 
     The command is left unreaped (a zombie holds its process group id, so the
     group can be killed without hitting a recycled id).
@@ -146,7 +151,7 @@ def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
         open_fds = [fd]
         while True:
             wait = _POLL if deadline is None else min(_POLL, deadline - time.monotonic())
-            if wait <= 0:
+            if wait <= 0 or (cancelled is not None and cancelled()):
                 return False
             watched = open_fds + ([exit_fd] if exit_fd is not None else [])
             ready, _, _ = select.select(watched, [], [], wait)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,14 +79,17 @@ def classify(
     return Outcome.FAIL, Reason.FAILED  # any other code, or killed by a signal (< 0)
 
 
-def run_configuration(cwd: Path, commands: Commands, output: Path) -> RunResult:
+def run_configuration(cwd: Path, commands: Commands, output: Path,
+                      cancelled: Callable[[], bool] | None = None) -> RunResult:
     """Run the build (if any) then the test in ``cwd``; keep their output in ``output``.
 
     The output file holds the first and the last :data:`OUTPUT_HEAD` and
     :data:`OUTPUT_TAIL` bytes of what build and test printed, with a note of
     the size left out between them; ``--fail-pattern`` is matched on that.
     Processes a command leaves behind in its process group are killed when
-    it ends.
+    it ends. ``cancelled`` is polled while a command runs; once it returns
+    true the command's process group is killed and the run ends as if it
+    timed out (the caller, who cancelled it, discards the result).
     """
     env = clean_environment()
     env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # stale .pyc files could hide a change
@@ -96,13 +100,13 @@ def run_configuration(cwd: Path, commands: Commands, output: Path) -> RunResult:
         try:
             if commands.build:
                 code, timed_out = run_command(commands.build, cwd, env, log,
-                                              _remaining(commands, start))
+                                              _remaining(commands, start), cancelled)
                 if timed_out or code != 0:
                     reason = Reason.TIMED_OUT if timed_out else Reason.BUILD_FAILED
                     return RunResult(Outcome.UNRESOLVED, reason, code,
                                      time.monotonic() - start, output)
             code, timed_out = run_command(commands.test, cwd, env, log,
-                                          _remaining(commands, start))
+                                          _remaining(commands, start), cancelled)
         finally:
             log.finish()
     text = log.kept() if commands.fail_pattern is not None else b""

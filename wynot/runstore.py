@@ -217,6 +217,8 @@ def _log_records(run_dir: Path) -> tuple[TestRecord, ...]:
             entry = json.loads(line)
         except json.JSONDecodeError:
             continue  # the line being written when the run was killed
+        if entry.get("phase") == "speculative":
+            continue  # run ahead by an idle worker (-j) and never asked: not evidence
         ids = entry.get("changes")
         records.append(TestRecord(
             entry["number"], entry["phase"], frozenset(ids if isinstance(ids, list) else ()),

@@ -1,23 +1,31 @@
-"""Run configurations: through the cache, in the scratch worktree, into the run log.
+"""Run configurations: through the cache, on an executor, into the run log.
 
 :class:`Tester` is the one place a configuration (a set of change ids) becomes
 an outcome. Every answer, run or not, is a :class:`TestRecord`: ``source``
 says whether the test command really ran, came from the cache, was predicted
 UNRESOLVED from known dependencies, or could not be written (path conflict).
+
+The decisions (memo, cache, records) are taken in the calling thread, in the
+order the search asks; the runs happen on an :class:`~wynot.executor.Executor`.
+With several workers, :meth:`Tester.speculate` starts configurations the
+search is likely to ask next. A speculative run becomes evidence only when
+the search asks for it: until then it is neither cached nor recorded, and
+one that is no longer wanted is cancelled and logged as such.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from wynot.analysis.resolve import is_construction_failure
 from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, search_key
 from wynot.changes import Diff, FileState
-from wynot.checkout import CheckoutFailed
+from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
+from wynot.executor import Cancelled, Execution, Executor, Handle, Job, did_not_build
 from wynot.outcome import Outcome
-from wynot.patch import PathConflict, TreeBuilder
 from wynot.result import (
     CACHED,
     CONFLICT,
@@ -26,18 +34,19 @@ from wynot.result import (
     Progress,
     TestRecord,
     TestStarted,
-    read_output,
 )
-from wynot.runner import Commands, Reason, run_configuration
-from wynot.worktree import ScratchWorktree, UnsafePath
+from wynot.runner import Commands
 
-DID_NOT_BUILD = "did not build"
+_Key = tuple[str, frozenset[int]]  # (commit, or "", or AGAIN; change ids)
+AGAIN = "+"  # in a key's commit slot: a second, independent run of the configuration
+TOP_UP_SECONDS = 0.05  # how often a waiting search looks for free workers
+LOST_RETRIES = 3  # runs the executor lost, run again before giving up
 
 
 @dataclass
 class Tester:
     diff: Diff
-    worktree: ScratchWorktree
+    executor: Executor
     commands: Commands
     cache: OutcomeCache | None
     key: str
@@ -52,8 +61,13 @@ class Tester:
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
     _outside_files: dict[str, str] | None = field(default=None, init=False, repr=False)
     _runs: dict[str | None, int] = field(default_factory=dict, init=False, repr=False)
-    # The worktree's configuration, written file by file (one builder per worktree).
-    _trees: TreeBuilder | None = field(default=None, init=False, repr=False)
+    _pending: dict[_Key, tuple[Handle, Job]] = field(default_factory=dict, init=False, repr=False)
+    _speculated: int = field(default=0, init=False, repr=False)
+    _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
+    _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
+    # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
+    # speculative run finishes while the search waits.
+    replan: Callable[[], None] | None = field(default=None, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -87,14 +101,17 @@ class Tester:
             return self._add(TestRecord(number, phase, ids, cached.outcome, cached.reason,
                                         cached.duration, cached.output, CACHED, resolving,
                                         earlier_run=True))
-        record = self._execute(number, phase, ids, resolving)
+        execution = self._execute((AGAIN if not use_cache else "", ids), number, phase)
+        source = CONFLICT if execution.conflict else RAN
+        record = TestRecord(number, phase, ids, execution.outcome, execution.reason,
+                            execution.duration, execution.output, source, resolving)
         if self.cache is not None and record.source == RAN:
             self.cache.put(self.key, ids, CachedOutcome(
                 record.outcome, record.reason, record.duration, record.output))
-        return self._add(record)
+        return self._add(record, execution.worker)
 
     def run_commit(self, sha: str, phase: str, *, expect: Outcome | None = None) -> TestRecord:
-        """Test a whole commit, checked out in the worktree (the commit phase); with
+        """Test a whole commit, checked out in a worktree (the commit phase); with
         ``replay_commits`` off, it runs even when the cache knows its outcome."""
         number = len(self.records) + 1
         key = self._commit_key(sha)
@@ -103,17 +120,13 @@ class Tester:
             return self._add(TestRecord(number, phase, frozenset(), cached.outcome,
                                         cached.reason, cached.duration, cached.output, CACHED,
                                         commit=sha, earlier_run=True))
-        output = self.log.output_path(number)
-        self.worktree.checkout(sha)
-        self._trees = None  # the worktree now holds a whole commit
-        self.progress(TestStarted(number, phase, 0, sha))
-        result = run_configuration(self.worktree.root, self.commands, output)
-        record = TestRecord(number, phase, frozenset(), result.outcome, result.reason.value,
-                            result.duration, str(output), RAN, commit=sha)
+        execution = self._execute((sha, frozenset()), number, phase)
+        record = TestRecord(number, phase, frozenset(), execution.outcome, execution.reason,
+                            execution.duration, execution.output, RAN, commit=sha)
         if self.cache is not None:
-            self.cache.put(key, (), CachedOutcome(record.outcome, record.reason,
-                                                  record.duration, record.output))
-        return self._add(record)
+            self.cache.put(self._commit_key(sha), (), CachedOutcome(
+                record.outcome, record.reason, record.duration, record.output))
+        return self._add(record, execution.worker)
 
     def _commit_key(self, sha: str) -> str:
         return search_key(commit=sha, test=self.commands.test, build=self.commands.build,
@@ -143,8 +156,9 @@ class Tester:
     def _outside(self) -> dict[str, str]:
         """The files the commands name outside the repository (read once per search)."""
         if self._outside_files is None:
-            self._outside_files = command_files(self.worktree.repo, self.commands.test,
-                                                self.commands.build)
+            repo = getattr(self.executor, "repo", None)
+            self._outside_files = {} if repo is None else command_files(
+                repo, self.commands.test, self.commands.build)
         return self._outside_files
 
     def _replay(self, key: str, ids: Iterable[int],
@@ -186,16 +200,178 @@ class Tester:
         """Test ``commit`` with ``states`` written over it, never from the cache (the
         answer carried onto GOOD). Raises UnsafePath when a state cannot be written."""
         number = len(self.records) + 1
-        output = self.log.output_path(number)
-        self.worktree.checkout(commit)
-        self._trees = None  # the worktree now holds a whole commit, and more
-        self.worktree.apply(states)
+        job = Job(ids, self.log.output_path(number), commit=commit, states=dict(states))
+        handle = self.executor.submit(job)
         self.progress(TestStarted(number, phase, len(ids), commit))
-        result = run_configuration(self.worktree.root, self.commands, output)
-        return self._add(TestRecord(number, phase, ids, result.outcome, result.reason.value,
-                                    result.duration, str(output), RAN, commit=commit))
+        execution = handle.result()
+        return self._add(TestRecord(number, phase, ids, execution.outcome, execution.reason,
+                                    execution.duration, execution.output, RAN, commit=commit),
+                         execution.worker)
 
-    def _add(self, record: TestRecord) -> TestRecord:
+    def speculate(self, configs: Sequence[frozenset[int]],
+                  again: Sequence[frozenset[int]] | None = None) -> None:
+        """Start these configurations on idle workers, first ones first.
+
+        Speculative runs started earlier and not among ``configs`` are
+        cancelled; those among them keep running, and so do finished ones.
+        Configurations with a known outcome are skipped; no more runs are
+        started than there are workers. Does nothing with one worker.
+        ``again``: likely answers among ``configs``, of which a second,
+        independent run is started too (right after the first), for the
+        verification that reruns the answer without the cache; None leaves
+        the second runs started earlier as they are.
+        """
+        twice = set(again or ())
+        self._want([key for ids in configs
+                    for key in [("", ids)] + ([(AGAIN, ids)] if ids in twice else [])],
+                   keep_again=again is None)
+
+    def speculate_commits(self, shas: Sequence[str]) -> None:
+        """:meth:`speculate` for whole commits (the commit phase)."""
+        self._want([(sha, frozenset()) for sha in shas])
+
+    def finish(self) -> None:
+        """Cancel the speculative runs the search never asked for, and log them."""
+        self._want([], keep_finished=False)
+
+    def peek(self, ids: frozenset[int]) -> Outcome | None:
+        """The outcome of a finished speculative run of ``ids`` not adopted yet, else None.
+
+        For planning what to speculate on next only: it is evidence only once the
+        search asks for the configuration (and then the same run is adopted).
+        """
+        pending = self._pending.get(("", ids))
+        if pending is None or not pending[0].done():
+            return None
+        try:
+            return pending[0].result().outcome
+        except Exception:  # noqa: BLE001 - cancelled or broken: nothing to plan with
+            return None
+
+    def _known(self, key: _Key) -> bool:
+        sha, ids = key
+        if sha == AGAIN:
+            return False
+        if not sha and ids in self._ran:
+            return True
+        if self.cache is None:
+            return False
+        return self.cache.get(self._commit_key(sha) if sha else self.key, ids) is not None
+
+    def _job(self, key: _Key, output: str) -> Job:
+        sha, ids = key
+        sha = "" if sha == AGAIN else sha
+        errors = tuple(self.build_errors) if self.build_errors is not None else None
+        return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors)
+
+    def _want(self, keys: Sequence[_Key], keep_finished: bool = True,
+              keep_again: bool = False) -> None:
+        """Keep the speculative runs among ``keys``, and those finished already (a search
+        may still ask for them); cancel the others; start the first new ones on free
+        workers."""
+        if self.executor.workers < 2 and not self._pending:
+            return
+        listed = set(keys)
+        for key in [k for k, (handle, _) in self._pending.items()
+                    if k not in listed and not (keep_finished and handle.done())
+                    and not (k[0] == AGAIN and (keep_again or self._maybe_answer(k[1], listed)))]:
+            self._drop(key, self._pending.pop(key))
+        self._listed = list(keys)
+        self._top_up()
+
+    def _maybe_answer(self, ids: frozenset[int], listed: set[_Key]) -> bool:
+        """Whether a second run of ``ids`` may still serve the verification: its first
+        run is wanted, still pending, or FAILED when the search asked for it."""
+        key = ("", ids)
+        earlier = self._ran.get(ids)
+        return (key in listed or key in self._pending
+                or (earlier is not None and earlier.outcome is Outcome.FAIL))
+
+    def _top_up(self) -> None:
+        """Start the first listed configurations not started yet, while workers are free."""
+        awaited_key, awaited = self._awaited or (None, None)
+        for key in self._listed:
+            busy = sum(1 for handle, _ in self._pending.values() if not handle.done())
+            busy += awaited is not None and not awaited.done()
+            if busy >= self.executor.workers:
+                break
+            if key not in self._pending and key != awaited_key and not self._known(key):
+                self._speculated += 1
+                job = self._job(key, f"spec-{self._speculated:04d}.out")
+                self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
+
+    def _drop(self, key: _Key, pending: tuple[Handle, Job]) -> None:
+        """Cancel a speculative run nobody asked for; log what became of it."""
+        handle = pending[0]
+        finished = handle.done()
+        handle.cancel()
+        sha, ids = key
+        entry: dict[str, object] = {"phase": "speculative", "source": "cancelled",
+                                    "commit": "" if sha == AGAIN else sha,
+                                    "changes": sorted(ids), "again": sha == AGAIN}
+        if finished:
+            with contextlib.suppress(Exception):  # cancelled, or broke: not evidence
+                execution = handle.result()
+                entry.update(source="unused", outcome=execution.outcome.value,
+                             output=execution.output, worker=execution.worker)
+        self.log.record(**entry)
+
+    def _execute(self, key: _Key, number: int, phase: str) -> Execution:
+        """Run ``key``'s job, adopting a speculative run of it if there is one.
+
+        While it runs, workers that finish a speculative run start the next
+        configurations of the last list given to :meth:`speculate`.
+
+        A speculative run started without build-error patterns (before the premise
+        said a build error is not the failure sought) is adopted and classified
+        here, from its output file, as the executor would have; one started under
+        other patterns is not adopted.
+        """
+        output = self.log.output_path(number).name
+        asked, pending = key, self._pending.pop(key, None)
+        if key[0] == AGAIN:  # a run not used as evidence yet will do as well
+            key = ("", key[1])
+            pending = pending or self._pending.pop(key, None)
+        wanted = self._job(key, pending[1].output.name if pending else output)
+        if pending is not None and pending[1] != wanted and (
+                pending[1].build_errors is not None
+                or dataclasses.replace(pending[1], build_errors=wanted.build_errors) != wanted):
+            self._drop(key, pending)
+            pending = None
+        handle = pending[0] if pending else self.executor.submit(wanted)
+        late = pending is not None and pending[1].build_errors is None
+        self.progress(TestStarted(number, phase, len(key[1]), key[0]))
+        for attempt in range(LOST_RETRIES + 1):
+            try:
+                execution = self._wait(asked, handle)
+                break
+            except Cancelled:
+                # Not cancelled here (the run being awaited never is): the executor
+                # lost it, e.g. a dask task forgotten with the worker that held its
+                # result. A lost run is run again, never an outcome.
+                if attempt == LOST_RETRIES:
+                    raise
+                wanted, late = self._job(key, output), False
+                handle = self.executor.submit(wanted)
+        return did_not_build(execution, wanted.build_errors if late else None)
+
+    def _wait(self, key: _Key, handle: Handle) -> Execution:
+        """The execution of ``handle``; speculation goes on meanwhile."""
+        self._awaited = (key, handle)  # not started again, and it holds a worker
+        finished = -1
+        try:
+            while self._listed and not handle.done():  # workers that finish meanwhile go on
+                done = sum(1 for h, _ in self._pending.values() if h.done())
+                if done != finished and self.replan is not None:
+                    finished = done  # a guess was answered: plan again with it
+                    self.replan()
+                self._top_up()
+                time.sleep(TOP_UP_SECONDS)
+            return handle.result()
+        finally:
+            self._awaited = None
+
+    def _add(self, record: TestRecord, worker: str = "") -> TestRecord:
         self.records.append(record)
         if record.ran:
             self._runs[None] = self._runs.get(None, 0) + 1
@@ -204,34 +380,11 @@ class Tester:
             self._ran.setdefault(record.ids, record)
         # Predicted answers are cheap and can be many: log their size, not their ids.
         ids: object = record.size if record.source == PREDICTED else sorted(record.ids)
+        extra = {"worker": worker} if worker else {}
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
-                        changes=ids, commit=record.commit, earlier_run=record.earlier_run)
+                        changes=ids, commit=record.commit, earlier_run=record.earlier_run,
+                        **extra)
         self.progress(record)
         return record
-
-    def _execute(self, number: int, phase: str, ids: frozenset[int],
-                 resolving: frozenset[int] | None) -> TestRecord:
-        output = self.log.output_path(number)
-        if self._trees is None:
-            self._trees = TreeBuilder(self.diff)
-        try:
-            states = self._trees.states(ids)  # PathConflict: nothing is written
-            try:
-                self.worktree.apply(states)
-            except BaseException:
-                self._trees.reset()  # the worktree may hold part of this configuration
-                raise
-        except (PathConflict, UnsafePath, CheckoutFailed) as conflict:
-            output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
-            return TestRecord(number, phase, ids, Outcome.UNRESOLVED, Reason.CONFLICT.value,
-                              0.0, str(output), CONFLICT, resolving)
-        self.progress(TestStarted(number, phase, len(ids)))
-        result = run_configuration(self.worktree.root, self.commands, output)
-        outcome, reason = result.outcome, result.reason.value
-        if (self.build_errors is not None and outcome is Outcome.FAIL
-                and is_construction_failure(read_output(output), self.build_errors)):
-            outcome, reason = Outcome.UNRESOLVED, f"{DID_NOT_BUILD} ({reason})"
-        return TestRecord(number, phase, ids, outcome, reason, result.duration, str(output),
-                          RAN, resolving)

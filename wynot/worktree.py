@@ -93,6 +93,20 @@ class ScratchWorktree:
         self._restart = commit  # git itself wrote every file; files written over it convert
         self._current.clear()  # unknown: the next apply rewrites every path it is given
 
+    def switch(self, good: str, base: Mapping[str, FileState | None]) -> ScratchWorktree:
+        """This worktree checked out at ``good``, for the configurations of a new diff.
+
+        ``base`` is the state in ``good`` of the paths the new diff touches. The
+        worktree writes through a new checkout converter (in a fresh scratch
+        directory beside it), as a worktree made by :func:`scratch_worktree` does;
+        build outputs, untracked, survive the switch.
+        """
+        git(self.root, "checkout", "--quiet", "--detach", "--force", good, checkout=True)
+        scratch = Path(tempfile.mkdtemp(prefix="checkout-", dir=self.root.parent))
+        objects = find_repo(self.repo).git_dir / "objects"
+        converter = Converter(self.root, scratch, objects, good, base)
+        return ScratchWorktree(self.repo, good, self.root, base, converter)
+
     # -- filesystem, relative to root -------------------------------------------------
 
     def _full(self, path: str) -> Path:

@@ -1,0 +1,140 @@
+"""The local pool: real worktrees, real processes; -j N end to end gives the answer of -j 1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from scripts import make_repo as samples
+from test_cli_state import good_bad_repo, leftover_worktrees
+
+from cli_helpers import assert_no_configuration_ran_twice, run_wynot, snapshot, wynot_argv
+from conftest import GitRepo
+from wynot.changes import Diff
+from wynot.executor import Cancelled, Job, parse_jobs
+from wynot.outcome import Outcome
+from wynot.pool import LocalPool
+from wynot.runner import Commands
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_cancelled_run_has_its_process_group_killed(make_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    repo: GitRepo = make_repo()
+    good = repo.commit({"a.txt": b"a\n"})
+    pidfile = tmp_path / "child.pid"
+    script = f"sleep 60 & echo $! > {pidfile}; wait"
+    empty = Diff(good=good, bad=good, files=(), changes=())
+    with LocalPool(repo.path, Commands(test=("sh", "-c", script)), 2) as pool:
+        pool.begin(good, empty)
+        slow = pool.submit(Job(frozenset(), tmp_path / "slow.out"))
+        deadline = time.monotonic() + 30
+        while not pidfile.exists() or not pidfile.read_text().strip():
+            assert time.monotonic() < deadline, "the test never started"
+            time.sleep(0.05)
+        child = int(pidfile.read_text())
+        assert alive(child)
+        slow.cancel()
+        with pytest.raises(Cancelled):
+            slow.result()
+        deadline = time.monotonic() + 10
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child), "the test's child survived the cancellation"
+
+
+def test_pool_runs_commits_then_configurations_in_its_worktrees(make_repo,  # type: ignore[no-untyped-def]
+                                                                tmp_path: Path) -> None:
+    repo: GitRepo = make_repo()
+    first = repo.commit({"value": b"0\n"})
+    second = repo.commit({"value": b"1\n"})
+    test = Commands(test=("sh", "-c", 'test "$(cat value)" = 0'))
+    empty = Diff(good=first, bad=second, files=(), changes=())
+    with LocalPool(repo.path, test, 3) as pool:
+        pool.begin(first, empty)
+        handles = [pool.submit(Job(frozenset(), tmp_path / f"{i}.out", commit=sha))
+                   for i, sha in enumerate([first, second, first, second])]
+        outcomes = [h.result().outcome for h in handles]
+    assert outcomes == [Outcome.PASS, Outcome.FAIL, Outcome.PASS, Outcome.FAIL]
+    assert repo.text("worktree", "list").count("\n") == 0, "the worktrees were removed"
+
+
+def test_jobs_option_values() -> None:
+    assert parse_jobs("3", lambda: 8) == 3
+    assert parse_jobs("auto", lambda: 8) == 8
+    assert parse_jobs("auto", lambda: None) == 1
+    for bad in ("0", "-2", "many"):
+        with pytest.raises(ValueError):
+            parse_jobs(bad, lambda: 8)
+
+
+def decisive(report: dict[str, object]) -> list[tuple[str, str, str]]:
+    log = Path(str(report["log"])) / "log.jsonl"
+    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    return [(e["phase"], str(e["changes"]), e["outcome"]) for e in entries
+            if e["phase"] not in ("speculative", "verify", "commits", "premise")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["interference", "long-history"])
+def test_jobs_give_the_answer_of_one_job(name: str, tmp_path: Path) -> None:
+    case = samples.load_case(name)
+    test = [sys.executable if case["test"][0] in ("python", "python3") else case["test"][0],
+            *case["test"][1:]]
+    repo = samples.make_repo(name, tmp_path / name)
+    reports = []
+    for jobs in ("1", "3"):
+        result = run_wynot("good", "bad", "--json", "--no-cache", "-j", jobs, "--", *test,
+                           cwd=repo, timeout=900)
+        assert result.returncode == 0, result.stderr
+        reports.append(json.loads(result.stdout))
+        assert_no_configuration_ran_twice(reports[-1])
+    one, three = reports
+    assert [c["label"] for c in three["changes"]] == [c["label"] for c in one["changes"]]
+    assert decisive(three) == decisive(one)
+    if "commit_phase" in one:
+        assert three["commit_phase"]["first_bad"] == one["commit_phase"]["first_bad"]
+
+
+def _alive_not_zombie(pid: int) -> bool:
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupt_with_several_workers_kills_every_test_and_removes_every_worktree(
+        tmp_path: Path, sig: signal.Signals) -> None:
+    repo = good_bad_repo(tmp_path / "repo")
+    before = snapshot(repo)
+    pids = tmp_path / "pids"
+    script = f"sleep 61 & echo $$ $! >> '{pids}'; wait"
+    proc = subprocess.Popen([*wynot_argv(), "good", "bad", "--no-cache", "-j", "3", "--",
+                             "sh", "-c", script], cwd=repo, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (
+            not pids.exists() or len(pids.read_text().splitlines()) < 3):
+        time.sleep(0.05)
+    started = [int(p) for line in pids.read_text().splitlines() for p in line.split()]
+    assert len(started) >= 6, "three tests never ran at once"
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert [pid for pid in started if _alive_not_zombie(pid)] == []
+    assert leftover_worktrees(repo) == []
+    assert snapshot(repo) == before

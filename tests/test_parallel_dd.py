@@ -1,0 +1,170 @@
+"""dd+ with N workers answers as dd+ with one, asking the same questions in the same order.
+
+The configurations run on an in-memory executor: worker threads that answer
+from an outcome function after a short random delay, and that honour
+cancellation. Everything between dd+ and the executor is the real code: the
+lookahead, the Tester's speculation, memo and records, the search oracle.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dd_oracles import CountingOracle, implies
+from wynot import result, tester
+from wynot.analysis.depends import Dependencies
+from wynot.cache import RunLog
+from wynot.changes import Diff
+from wynot.dd import Outcome, dd_plus, split_evenly
+from wynot.executor import Cancelled, Execution
+from wynot.isolate import search_dd_plus
+from wynot.oracle import SearchOracle
+from wynot.pool import LocalHandle, LocalPool
+from wynot.runner import Commands
+
+PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
+
+
+class MemoryExecutor(LocalPool):
+    """A pool whose workers answer ``outcome(job.ids)`` after a short random delay."""
+
+    def __init__(self, outcome: Callable[[frozenset[int]], Outcome], workers: int,
+                 seed: int = 0) -> None:
+        self.outcome = outcome
+        self.ran: list[frozenset[int]] = []
+        self.cancelled: list[frozenset[int]] = []
+        self._random = random.Random(seed)
+        self._record = threading.Lock()
+        super().__init__(Path("."), Commands(("true",)), workers)
+
+    def _run(self, name: str, handle: LocalHandle) -> Execution:
+        with self._record:
+            delay = self._random.uniform(0, 0.002)
+        deadline = time.monotonic() + delay
+        while time.monotonic() < deadline and not handle.cancelled():
+            time.sleep(0.0005)
+        with self._record:
+            if handle.cancelled():
+                self.cancelled.append(handle.job.ids)
+                raise Cancelled("cancelled")
+            self.ran.append(handle.job.ids)
+        return Execution(self.outcome(handle.job.ids), "in memory", delay,
+                         str(handle.job.output), worker=name)
+
+
+def parallel_dd_plus(changes: list[int], outcome: Callable[[frozenset[int]], Outcome],
+                     workers: int, log_dir: Path, *, keep_passing: bool,
+                     seed: int = 0,
+                     ) -> tuple[frozenset[int], list[result.TestRecord], MemoryExecutor]:
+    executor = MemoryExecutor(outcome, workers, seed)
+    log = RunLog(log_dir)
+    searcher = tester.Tester(Diff("good", "bad", (), ()), executor, Commands(("true",)), None, "",
+                    log, lambda _: None)
+    try:
+        oracle = SearchOracle(searcher, Dependencies(), None)
+        found = search_dd_plus(searcher, oracle, changes, frozenset(), split_evenly, None,
+                               keep_passing)
+        searcher.finish()
+    finally:
+        executor.close()
+        log.close()
+    return found, searcher.records, executor
+
+
+def random_oracle(n: int, seed: int) -> Callable[[frozenset[int]], Outcome]:
+    """Any outcome for any configuration (fixed per configuration), but the premise holds."""
+    def outcome(config: frozenset[int]) -> Outcome:
+        if not config:
+            return PASS
+        if len(config) == n:
+            return FAIL
+        return random.Random(f"{seed}:{sorted(config)}").choice([PASS, FAIL, UNRESOLVED])
+    return outcome
+
+
+oracles = st.one_of(
+    st.tuples(st.integers(2, 24), st.integers(0, 10**6)).map(
+        lambda t: (t[0], random_oracle(t[0], t[1]))),
+    st.tuples(st.integers(4, 24), st.integers(0, 10**6)).map(
+        lambda t: (t[0], implies({t[1] % t[0]}, [frozenset(range(1, min(4, t[0])))],
+                                 unresolved_rate=0.7, seed=t[1]))),
+)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=oracles, workers=st.integers(1, 8), keep_passing=st.booleans(),
+       seed=st.integers(0, 1000))
+def test_parallel_dd_plus_answers_and_asks_as_sequential(
+        case: tuple[int, Callable[[frozenset[int]], Outcome]], workers: int,
+        keep_passing: bool, seed: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+    n, outcome = case
+    changes = list(range(n))
+    sequential = CountingOracle(outcome)
+    expected = dd_plus(changes, sequential, keep_passing=keep_passing)
+    found, records, executor = parallel_dd_plus(
+        changes, outcome, workers, tmp_path_factory.mktemp("runs"), keep_passing=keep_passing,
+        seed=seed)
+    assert found == expected
+    assert [r.ids for r in records] == sequential.asked
+    assert [r.outcome for r in records] == [outcome(c) for c in sequential.asked]
+    assert all(r.source == result.RAN for r in records)
+    if workers == 1:
+        assert executor.ran == sequential.asked and not executor.cancelled
+
+
+def test_parallel_runs_speculate_and_cancel(tmp_path: Path) -> None:
+    """With 8 workers on 64 changes the extra workers run ahead, and what dd+
+    does not ask is cancelled or left unused, never recorded."""
+    changes = list(range(64))
+    outcome = implies({37}, [], unresolved_rate=0.0)
+    sequential = CountingOracle(outcome)
+    expected = dd_plus(changes, sequential)
+    found, records, executor = parallel_dd_plus(changes, outcome, 8, tmp_path,
+                                                keep_passing=False)
+    assert found == expected == {37}
+    assert [r.ids for r in records] == sequential.asked
+    assert len(executor.ran) + len(executor.cancelled) > len(sequential.asked)
+
+
+def test_a_question_being_awaited_is_not_started_again(tmp_path: Path) -> None:
+    """Each configuration dd+ asks runs once; only a likely answer (a few changes
+    here: one, or two by interference) runs a second time, for the verification."""
+    changes = list(range(64))
+    outcome = implies({37}, [], unresolved_rate=0.0)
+    sequential = CountingOracle(outcome)
+    dd_plus(changes, sequential)
+    _, records, executor = parallel_dd_plus(changes, outcome, 4, tmp_path, keep_passing=False)
+    assert [r.ids for r in records] == sequential.asked
+    twice = {c for c in executor.ran if executor.ran.count(c) > 1}
+    assert all(len(c) <= 4 for c in twice), sorted(map(len, twice))
+    assert all(executor.ran.count(c) <= 2 for c in twice)
+    assert len(twice) < len(sequential.asked) / 2
+
+
+def test_the_verification_adopts_a_second_run_started_ahead(tmp_path: Path) -> None:
+    answer = frozenset({3})
+    executor = MemoryExecutor(lambda c: FAIL if 3 in c else PASS, 3)
+    log = RunLog(tmp_path)
+    searcher = tester.Tester(Diff("good", "bad", (), ()), executor, Commands(("true",)), None,
+                             "", log, lambda _: None)
+    try:
+        searcher.speculate([answer], again=[answer])
+        found = searcher.run(answer, "search")
+        verdict = searcher.run(answer, "verify", use_cache=False)
+        searcher.finish()
+    finally:
+        executor.close()
+        log.close()
+    assert found.outcome is verdict.outcome is FAIL and verdict.source == result.RAN
+    assert executor.ran == [answer, answer]
+    assert Path(found.output).name != Path(verdict.output).name
+    assert Path(verdict.output).name.startswith("spec-")  # started ahead, then adopted

@@ -1,0 +1,253 @@
+"""The local executor: a pool of scratch worktrees of this machine, one thread each.
+
+:class:`LocalPool` implements :class:`~wynot.executor.Executor` with N
+scratch worktrees (``-j N``); a pool of one runs each job in the thread
+that waits for it. :func:`open_executor` opens the executor a run asks for
+(this pool, or the dask one). See :mod:`wynot.executor` for the seam.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wynot.changes import Diff
+from wynot.executor import Cancelled, Execution, Executor, Job, Started, execute
+from wynot.patch import TreeBuilder, tree_states
+from wynot.result import Progress
+from wynot.runner import Commands
+from wynot.worktree import ScratchWorktree, scratch_worktree, signals_deferred
+
+RESULT_POLL_SECONDS = 0.1
+
+
+@dataclass(eq=False)
+class LocalHandle:
+    """A job queued on or running in a :class:`LocalPool`."""
+
+    job: Job
+    _cancel: threading.Event = field(default_factory=threading.Event)
+    _done: threading.Event = field(default_factory=threading.Event)
+    _execution: Execution | None = None
+    _error: BaseException | None = None
+    # A pool of one runs its jobs here, in the thread that asks for the result.
+    _inline: Callable[[LocalHandle], None] | None = None
+
+    def result(self) -> Execution:
+        if self._inline is not None and not self._done.is_set():
+            run, self._inline = self._inline, None
+            run(self)  # an interrupt raised inside propagates from here
+        # Wait in slices: a signal (Ctrl-C, SIGTERM) that the kernel delivers to a
+        # worker thread does not interrupt a blocking wait in the main thread, whose
+        # handler then runs only when the wait wakes up.
+        while not self._done.wait(RESULT_POLL_SECONDS):
+            pass
+        if self._error is not None:
+            raise self._error
+        assert self._execution is not None
+        return self._execution
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def finish(self, execution: Execution | None, error: BaseException | None) -> None:
+        self._execution, self._error = execution, error
+        self._done.set()
+
+
+class LocalPool:
+    """N scratch worktrees of ``repo``, each run by its own thread.
+
+    A worktree is created the first time its thread takes a job, and then
+    materialised incrementally from one configuration to the next. After
+    :meth:`begin` (the hunk phase after the commit phase) each worktree checks
+    out the new GOOD; build outputs, untracked, survive the switch. Use it as
+    a context manager: leaving it cancels what runs and removes the worktrees.
+
+    A pool of one worker has no thread: a job runs in the thread that calls
+    its handle's ``result()`` (the main thread, where signals are handled),
+    exactly as wynot ran tests before it had workers. With several, the
+    worker threads only run jobs; an interrupt is raised in the main thread
+    while it waits (in slices, so that handlers run), and :meth:`close`
+    cancels every run (its process group killed) and removes the worktrees
+    with interrupts held off.
+    """
+
+    def __init__(self, repo: Path, commands: Commands, workers: int = 1, *,
+                 started: Started | None = None) -> None:
+        if workers < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.repo = repo
+        self.commands = commands
+        self.workers = workers
+        self._started = started
+        self._good = ""
+        self._diff = Diff(good="", bad="", files=(), changes=())
+        self._generation = 0
+        self._queue: list[tuple[int, int, LocalHandle]] = []
+        self._order = itertools.count()
+        self._lock = threading.Condition()
+        self._closing = False
+        self._stack = contextlib.ExitStack()
+        self._stack_lock = threading.Lock()
+        self._running: set[LocalHandle] = set()
+        # by worker: its worktree, the generation it was prepared for, its own TreeBuilder
+        self._worktrees: dict[str, tuple[ScratchWorktree, int, TreeBuilder]] = {}
+        self._inline = workers == 1
+        self._threads = [threading.Thread(target=self._work, args=(i + 1,), daemon=True,
+                                          name=f"wynot-worker-{i + 1}")
+                         for i in range(0 if self._inline else workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def __enter__(self) -> LocalPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def begin(self, good: str, diff: Diff) -> None:
+        with self._lock:
+            self._good, self._diff = good, diff
+            self._generation += 1
+
+    def submit(self, job: Job, priority: int = 0) -> LocalHandle:
+        handle = LocalHandle(job)
+        with self._lock:
+            if self._closing:
+                raise RuntimeError("the pool is closed")
+            if self._inline:
+                handle._inline = self._run_inline
+                return handle
+            heapq.heappush(self._queue, (priority, next(self._order), handle))
+            self._lock.notify()
+        return handle
+
+    def close(self) -> None:
+        """Cancel what is queued or running, wait for the workers, remove the worktrees.
+
+        Interrupts are held off meanwhile (they are delivered afterwards): a second
+        Ctrl-C must not leave a worktree behind. One that a worker thread receives
+        still raises in this thread; it is raised again once all is cleaned up.
+        """
+        interrupted: BaseException | None = None
+        with signals_deferred():
+            with self._lock:
+                self._closing = True
+                for _, _, handle in self._queue:
+                    handle.cancel()
+                    handle.finish(None, Cancelled(handle.job.describe()))
+                self._queue.clear()
+                for handle in self._running:
+                    handle.cancel()
+                self._lock.notify_all()
+            for thread in self._threads:
+                while thread.is_alive():
+                    try:
+                        thread.join()
+                    except KeyboardInterrupt as error:  # the workers first, then leave
+                        interrupted = error
+            self._stack.close()
+        if interrupted is not None:
+            raise interrupted
+
+    def _run_inline(self, handle: LocalHandle) -> None:
+        """Run ``handle``'s job in this thread (a pool of one)."""
+        if handle.cancelled():
+            handle.finish(None, Cancelled(handle.job.describe()))
+            return
+        try:
+            if self._started is not None:
+                self._started("w1", handle.job)
+            execution = self._run("", handle)
+        except BaseException as error:
+            handle.finish(None, error)
+            raise
+        handle.finish(execution, None)
+
+    def _next(self) -> LocalHandle | None:
+        with self._lock:
+            while True:
+                while self._queue and self._queue[0][2].cancelled():
+                    _, _, dropped = heapq.heappop(self._queue)
+                    dropped.finish(None, Cancelled(dropped.job.describe()))
+                if self._closing:
+                    return None
+                if self._queue:
+                    handle = heapq.heappop(self._queue)[2]
+                    self._running.add(handle)
+                    return handle
+                self._lock.wait()
+
+    def _work(self, number: int) -> None:
+        name = f"w{number}"
+        while (handle := self._next()) is not None:
+            try:
+                if self._started is not None:
+                    self._started(name, handle.job)
+                handle.finish(self._run(name, handle), None)
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+                handle.finish(None, error)
+            finally:
+                with self._lock:
+                    self._running.discard(handle)
+
+    def _run(self, name: str, handle: LocalHandle) -> Execution:
+        """Run one job in worker ``name``'s worktree (created or switched first)."""
+        with self._lock:
+            good, diff, current = self._good, self._diff, self._generation
+        worktree, generation, trees = self._worktrees.get(name, (None, -1, None))
+        if worktree is None or trees is None or generation != current:
+            worktree = self._prepare(worktree, good, diff)
+            trees = TreeBuilder(diff)  # a fresh worktree of GOOD, or one just checked out
+            self._worktrees[name] = (worktree, current, trees)
+        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees)
+
+    def _prepare(self, worktree: ScratchWorktree | None, good: str,
+                 diff: Diff) -> ScratchWorktree:
+        """A worktree of ``good`` whose diff paths are known to hold their GOOD states."""
+        base = tree_states(diff, frozenset()) if diff.changes else {}
+        commit = good or "HEAD"
+        if worktree is None:
+            # One at a time: a `git worktree add` can read another's half-written
+            # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
+            # and the reclaiming of dead runs' worktrees prunes.
+            with self._stack_lock:
+                created = scratch_worktree(self.repo, commit, base)
+                fresh = created.__enter__()
+                self._stack.push(created.__exit__)
+            return fresh
+        return worktree.switch(commit, base)  # writes through a new checkout converter
+
+
+@contextlib.contextmanager
+def open_executor(kind: str, repo: Path, commands: Commands, jobs: int,
+                  scheduler: str | None, progress: Progress) -> Iterator[Executor]:
+    """The executor a run asked for, closed (runs cancelled, workers released) on exit.
+
+    ``kind`` is "local" (a :class:`LocalPool` of ``jobs`` worktrees) or "dask"
+    (the workers of the dask.distributed scheduler at ``scheduler``).
+    """
+    def started(worker: str, job: Job) -> None:
+        progress(f"[{worker}] running {job.describe()}")
+
+    show = started if jobs > 1 or kind != "local" else None
+    if kind == "dask":
+        from wynot.dask_executor import DaskExecutor  # optional extra: wynot[dask]
+
+        with DaskExecutor(repo, commands, scheduler, jobs=jobs) as remote:
+            yield remote
+        return
+    with LocalPool(repo, commands, jobs, started=show) as pool:
+        yield pool
