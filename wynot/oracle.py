@@ -28,6 +28,7 @@ from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
+MAX_KNOWN_REPAIR = 4  # changes a repair by known dependencies may add without a run
 
 
 @dataclass
@@ -40,9 +41,14 @@ class SearchOracle:
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
-            missing = len(self.deps.closure(config) - config)
-            return self.tester.predict(config, "search",
-                                       f"predicted: needs {missing} more changes").outcome
+            closed = self.deps.closure(config)
+            missing = len(closed - config)
+            if self.resolver is None or missing > MAX_KNOWN_REPAIR:
+                return self.tester.predict(config, "search",
+                                           f"predicted: needs {missing} more changes").outcome
+            self.tester.progress(f"resolving: known dependencies -> adding {missing} changes")
+            record = self.tester.run(closed, "search", resolving=config)
+            return self._resolve(closed, record).outcome
         record = self.tester.run(config, "search")
         if self.resolver is None:
             return record.outcome
