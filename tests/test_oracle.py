@@ -1,0 +1,78 @@
+"""The search's oracle: a configuration that the known dependencies say cannot
+build is repaired by them (a bounded repair, really run), not written off."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from conftest import Executable
+from wynot import tester as testers
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.resolve import Resolver
+from wynot.analysis.symbols import change_symbols
+from wynot.cache import RunLog
+from wynot.diffread import read_diff
+from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
+from wynot.outcome import Outcome
+from wynot.patch import tree_states
+from wynot.result import PREDICTED, RAN
+from wynot.runner import Commands
+from wynot.worktree import scratch_worktree
+
+PAD = b"".join(b"# filler %d\n" % i for i in range(8))
+# 125 when the package does not import, 1 when VALUE is the new one.
+RUNNER = Executable(b"""#!/usr/bin/env python3
+import sys
+try:
+    from app.a import VALUE
+except Exception as error:
+    print(f"{type(error).__name__}: {error}")
+    sys.exit(125)
+sys.exit(1 if VALUE == 6 else 0)
+""")
+
+
+def oracle_run(make_repo, tmp_path: Path, extra: int) -> tuple[Outcome, list, int, int]:
+    """a.py starts reading a name from b.py at run time (no analysis sees it); b.py
+    gains it. ``extra`` more files change too, each needed by b.py's change."""
+    repo = make_repo("known")
+    others = {f"app/o{i}.py": b"X = 1\n" for i in range(extra)}
+    good = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"", **others,
+                        "app/a.py": b"import importlib\n" + PAD + b"VALUE = 2\n",
+                        "app/b.py": b"OLD = 2\n" + PAD})
+    bad = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"",
+                       **dict.fromkeys(others, b"X = 2\n"),
+                       "app/a.py": b"import importlib\n" + PAD
+                       + b"VALUE = getattr(importlib.import_module('app.b'), 'NEW') * 2\n",
+                       "app/b.py": b"OLD = 2\n" + PAD + b"NEW = 3\n"})
+    diff = read_diff(repo.path, good, bad)
+    user = next(c.id for c in diff.changes if c.path == "app/a.py")
+    definer = next(c.id for c in diff.changes if c.path == "app/b.py")
+    deps = Dependencies()
+    deps.add(user, definer)  # as a repair that built taught it
+    for change in diff.changes:
+        if change.path.startswith("app/o"):
+            deps.add(definer, change.id)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    records: list = []
+    log = RunLog(tmp_path / "runs")
+    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
+        tester = testers.Tester(diff, worktree, Commands(test=(sys.executable, "run_test.py")),
+                                None, "key", log, lambda _: None, records)
+        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff))
+        outcome = oracle(frozenset({user}))
+    log.close()
+    return outcome, records, user, definer
+
+
+def test_a_configuration_missing_a_known_need_is_tested_with_it(make_repo, tmp_path) -> None:
+    outcome, records, user, definer = oracle_run(make_repo, tmp_path, 0)
+    assert outcome is Outcome.FAIL
+    assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user, definer}))]
+
+
+def test_a_repair_past_the_bound_is_still_predicted(make_repo, tmp_path) -> None:
+    outcome, records, _, _ = oracle_run(make_repo, tmp_path, MAX_KNOWN_REPAIR)
+    assert outcome is Outcome.UNRESOLVED
+    assert [r.source for r in records] == [PREDICTED]
