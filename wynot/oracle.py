@@ -2,8 +2,11 @@
 
 For a configuration it
 
-1. predicts UNRESOLVED without running anything when the configuration is
-   not closed under the known dependencies (paper, section 6);
+1. when the configuration is not closed under the known dependencies, tests
+   its closure instead if that adds at most :data:`MAX_KNOWN_REPAIR` changes
+   (the repair the loop below would make after a failed build, without the
+   failed build; with the loop off, or past that bound, it predicts
+   UNRESOLVED without running anything, paper, section 6);
 2. otherwise runs the test (through :class:`~wynot.tester.Tester`);
 3. when that run did not build, runs the failure-resolution loop (paper,
    section 8): adds the few changes that the errors point to and retries.
