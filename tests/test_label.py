@@ -10,12 +10,13 @@ from pathlib import Path
 from cli_helpers import run_wynot
 from conftest import Executable, GitRepo
 from wynot import tester as testers
-from wynot.analysis.depends import derive
+from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import make_plan
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import RunLog
 from wynot.diffread import read_diff
-from wynot.label import label
+from wynot.label import cores, label
+from wynot.oracle import MAX_KNOWN_REPAIR
 from wynot.patch import tree_states
 from wynot.result import CAUSE, CONTEXT, INSEPARABLE
 from wynot.runner import Commands
@@ -129,3 +130,18 @@ def test_an_answer_all_needed_to_build_is_reported_inseparable(make_repo) -> Non
     assert "the cause could not be separated from its context" in text.stdout
     assert "cause and context at once" in text.stdout
     assert "context: without it" not in text.stdout
+
+
+def test_a_core_the_search_repaired_is_not_run_again_alone() -> None:
+    """dd+'s answer {1} was tested only through its closure {1, 2, 3} (a cluster
+    ties them; the derived needs alone do not): labelling does not run {1} alone
+    nor {1, 2}, the search had their outcome. A core short of more than the
+    search would repair is still tried."""
+    needs = Dependencies(needs={2: {3}})
+    known = Dependencies(needs={1: {2}, 2: {3}, 3: {1}}, ties={(1, 2), (3, 1)})
+    chosen = frozenset({1, 2, 3, 4})
+    assert cores(chosen, frozenset({1}), needs) == [frozenset({1})]
+    assert cores(chosen, frozenset({1}), needs, known) == []
+    wide = Dependencies(needs={1: set(range(2, 3 + MAX_KNOWN_REPAIR))})
+    big = frozenset(range(1, 4 + MAX_KNOWN_REPAIR))
+    assert cores(big, frozenset({1}), needs, wide) == [frozenset({1})]
