@@ -15,8 +15,7 @@ from wynot.analysis.grouping import make_plan
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import RunLog
 from wynot.diffread import read_diff
-from wynot.label import cores, label
-from wynot.oracle import MAX_KNOWN_REPAIR
+from wynot.label import label
 from wynot.patch import tree_states
 from wynot.result import CAUSE, CONTEXT, INSEPARABLE
 from wynot.runner import Commands
@@ -132,16 +131,38 @@ def test_an_answer_all_needed_to_build_is_reported_inseparable(make_repo) -> Non
     assert "context: without it" not in text.stdout
 
 
-def test_a_core_the_search_repaired_is_not_run_again_alone() -> None:
-    """dd+'s answer {1} was tested only through its closure {1, 2, 3} (a cluster
-    ties them; the derived needs alone do not): labelling does not run {1} alone
-    nor {1, 2}, the search had their outcome. A core short of more than the
-    search would repair is still tried."""
-    needs = Dependencies(needs={2: {3}})
-    known = Dependencies(needs={1: {2}, 2: {3}, 3: {1}}, ties={(1, 2), (3, 1)})
-    chosen = frozenset({1, 2, 3, 4})
-    assert cores(chosen, frozenset({1}), needs) == [frozenset({1})]
-    assert cores(chosen, frozenset({1}), needs, known) == []
-    wide = Dependencies(needs={1: set(range(2, 3 + MAX_KNOWN_REPAIR))})
-    big = frozenset(range(1, 4 + MAX_KNOWN_REPAIR))
-    assert cores(big, frozenset({1}), needs, wide) == [frozenset({1})]
+LIMIT_ONLY = Executable(b"""#!/usr/bin/env python3
+import sys
+from app.core import LIMIT
+sys.exit(1 if LIMIT == 10 else 0)
+""")
+
+
+def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> None:
+    """An answer of the cause and seven changes nothing needs, each its own unit:
+    after the first drop the sweep removes two units at a time, then four, so
+    the seven go in fewer runs than one each."""
+    repo = make_repo("batches")
+    spare = {f"app/x{i}.py": b"X = %d\n" for i in range(7)}
+    good = repo.commit({"run_test.py": LIMIT_ONLY, "app/__init__.py": b"",
+                        "app/core.py": b"LIMIT = 5\n",
+                        **{p: t % 1 for p, t in spare.items()}})
+    bad = repo.commit({"run_test.py": LIMIT_ONLY, "app/__init__.py": b"",
+                       "app/core.py": b"LIMIT = 10\n",
+                       **{p: t % 2 for p, t in spare.items()}})
+    diff = read_diff(repo.path, good, bad)
+    cause = next(c.id for c in diff.changes if c.path == "app/core.py")
+    everything = frozenset(c.id for c in diff.changes)
+    units = {c.id: c.id for c in diff.changes}
+    records: list = []
+    log = RunLog(tmp_path / "runs")
+    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
+        tester = testers.Tester(diff, worktree, Commands(test=(sys.executable, "run_test.py")),
+                                None, "key", log, lambda _: None, records)
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything, units)
+    log.close()
+    assert labelled.chosen == {cause}
+    assert labelled.roles == {cause: CAUSE}
+    runs = [r for r in records if r.ran]
+    assert len(runs) < len(everything) - 1  # one run a unit: 7 drops and the cause
+    assert max(len(everything) - len(r.ids) for r in runs) >= 4  # four units at once

@@ -1,5 +1,6 @@
-"""The search's oracle: a configuration that the known dependencies say cannot
-build is repaired by them (a bounded repair, really run), not written off."""
+"""The search's oracle: a configuration that the learned dependencies say cannot
+build is repaired by them (a bounded repair, really run), not written off; one
+that only derived dependencies rule out is predicted."""
 
 from __future__ import annotations
 
@@ -33,9 +34,11 @@ sys.exit(1 if VALUE == 6 else 0)
 """)
 
 
-def oracle_run(make_repo, tmp_path: Path, extra: int) -> tuple[Outcome, list, int, int]:
+def oracle_run(make_repo, tmp_path: Path, extra: int,
+               learned: bool = True) -> tuple[Outcome, list, int, int]:
     """a.py starts reading a name from b.py at run time (no analysis sees it); b.py
-    gains it. ``extra`` more files change too, each needed by b.py's change."""
+    gains it. ``extra`` more files change too, each needed by b.py's change. The
+    dependencies are learned (as from repairs that built), or derived guesses."""
     repo = make_repo("known")
     others = {f"app/o{i}.py": b"X = 1\n" for i in range(extra)}
     good = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"", **others,
@@ -49,24 +52,27 @@ def oracle_run(make_repo, tmp_path: Path, extra: int) -> tuple[Outcome, list, in
     diff = read_diff(repo.path, good, bad)
     user = next(c.id for c in diff.changes if c.path == "app/a.py")
     definer = next(c.id for c in diff.changes if c.path == "app/b.py")
+    pairs = [(user, definer)] + [(definer, c.id) for c in diff.changes
+                                 if c.path.startswith("app/o")]
     deps = Dependencies()
-    deps.add(user, definer)  # as a repair that built taught it
-    for change in diff.changes:
-        if change.path.startswith("app/o"):
-            deps.add(definer, change.id)
+    taught = Dependencies()
+    for a, b in pairs:
+        deps.add(a, b)
+        if learned:
+            taught.add(a, b)
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     records: list = []
     log = RunLog(tmp_path / "runs")
     with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
         tester = testers.Tester(diff, worktree, Commands(test=(sys.executable, "run_test.py")),
                                 None, "key", log, lambda _: None, records)
-        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff))
+        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=taught)
         outcome = oracle(frozenset({user}))
     log.close()
     return outcome, records, user, definer
 
 
-def test_a_configuration_missing_a_known_need_is_tested_with_it(make_repo, tmp_path) -> None:
+def test_a_configuration_missing_a_learned_need_is_tested_with_it(make_repo, tmp_path) -> None:
     outcome, records, user, definer = oracle_run(make_repo, tmp_path, 0)
     assert outcome is Outcome.FAIL
     assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user, definer}))]
@@ -74,5 +80,11 @@ def test_a_configuration_missing_a_known_need_is_tested_with_it(make_repo, tmp_p
 
 def test_a_repair_past_the_bound_is_still_predicted(make_repo, tmp_path) -> None:
     outcome, records, _, _ = oracle_run(make_repo, tmp_path, MAX_KNOWN_REPAIR)
+    assert outcome is Outcome.UNRESOLVED
+    assert [r.source for r in records] == [PREDICTED]
+
+
+def test_a_derived_need_is_no_repair(make_repo, tmp_path) -> None:
+    outcome, records, _, _ = oracle_run(make_repo, tmp_path, 0, learned=False)
     assert outcome is Outcome.UNRESOLVED
     assert [r.source for r in records] == [PREDICTED]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, dd_plus
-from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
+from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN
 from wynot.tester import Tester
@@ -105,21 +105,33 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     """
     needs = deps.needs_only()
     distance = _distances(needs, found)
-    for core in cores(chosen, found, needs, deps):  # the rest of the context at once
+    for core in cores(chosen, found, needs):  # the rest of the context at once
         if _run_label(tester, core, stop, chosen) is Outcome.FAIL:
             chosen = core
             break
     far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
-    if len(far) > 1 and far < chosen and not repaired_in_search(chosen - far, deps) and _run_label(
+    if len(far) > 1 and far < chosen and _run_label(
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
         chosen -= far
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
-        for removed in sweep_units(chosen, roles.keys(), alone, deps, units, distance):
-            if not removed <= chosen:
-                continue  # dropped
+        removals = sweep_units(chosen, roles.keys(), alone, deps, units, distance)
+        at, width = 0, 1
+        while at < len(removals):
+            batch = [r for r in removals[at:at + width] if r <= chosen]  # else dropped
+            removed = frozenset().union(*batch)
             rest = chosen - removed
+            if len(batch) > 1:  # after a drop: the next removals together, doubling
+                if rest and _run_label(tester, rest, stop, chosen) is Outcome.FAIL:
+                    chosen, roles, alone = rest, {}, set()
+                    at, width = at + width, width * 2
+                else:
+                    width //= 2  # the same removals again, fewer at a time
+                continue
+            at, width = at + width, 1
+            if not batch:
+                continue
             if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
                     rest):  # its unit is context, and the rest needs it: no run
                 tester.predict(rest, "label", "predicted: the rest of its unit needs it")
@@ -127,7 +139,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
                 continue
             outcome = _run_label(tester, rest, stop, chosen)
             if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
-                chosen, roles, alone = rest, {}, set()
+                chosen, roles, alone, width = rest, {}, set(), 2
                 continue
             roles.update(dict.fromkeys(removed, CAUSE if outcome is Outcome.PASS else CONTEXT))
             if len(removed) == 1:
@@ -137,28 +149,17 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     return Labelled(chosen, roles)
 
 
-def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
-          known: Dependencies | None = None) -> list[frozenset[int]]:
+def cores(chosen: frozenset[int], found: frozenset[int],
+          needs: Dependencies) -> list[frozenset[int]]:
     """The smaller answers to try first: dd+'s answer alone, then with its derived
-    closure; only those smaller than ``chosen`` that the dependencies let build
-    (``needs``) and that the search would have run as they are (``known``: see
-    :func:`repaired_in_search`). Pure."""
+    closure; only those smaller than ``chosen`` that the dependencies let build. Pure."""
     tries: list[frozenset[int]] = []
     core = found & chosen
     for candidate in (core, needs.closure(core) & chosen):
         if candidate and candidate < chosen and candidate not in tries and needs.is_closed(
-                candidate) and not (known is not None and repaired_in_search(candidate, known)):
+                candidate):
             tries.append(candidate)
     return tries
-
-
-def repaired_in_search(config: frozenset[int], known: Dependencies) -> bool:
-    """Whether the search's oracle would have tested ``config``'s closure in its place
-    (not closed under the known dependencies, ties included, and at most
-    :data:`~wynot.oracle.MAX_KNOWN_REPAIR` changes short): its outcome is then the
-    closure's, and the search has had it. Pure."""
-    return not known.is_closed(config) and len(known.closure(config) - config) <= (
-        MAX_KNOWN_REPAIR)
 
 
 def sweep_units(chosen: frozenset[int], done: AbstractSet[int], alone: AbstractSet[int],

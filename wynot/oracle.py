@@ -3,10 +3,12 @@
 For a configuration it
 
 1. when the configuration is not closed under the known dependencies, tests
-   its closure instead if that adds at most :data:`MAX_KNOWN_REPAIR` changes
-   (the repair the loop below would make after a failed build, without the
-   failed build; with the loop off, or past that bound, it predicts
-   UNRESOLVED without running anything, paper, section 6);
+   it closed under the *learned* ones instead, if that is closed under all
+   and adds at most :data:`MAX_KNOWN_REPAIR` changes (a repair that built
+   before, made again without the failed build first); else, or with the
+   loop off, it predicts UNRESOLVED without running anything (paper,
+   section 6): derived dependencies are guesses, and a configuration they
+   say cannot build is not grown on them;
 2. otherwise runs the test (through :class:`~wynot.tester.Tester`);
 3. when that run did not build, runs the failure-resolution loop (paper,
    section 8): adds the few changes that the errors point to and retries.
@@ -31,7 +33,7 @@ from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
-MAX_KNOWN_REPAIR = 4  # changes a repair by known dependencies may add without a run
+MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 
 
 @dataclass
@@ -41,17 +43,21 @@ class SearchOracle:
     resolver: Resolver | None  # None: no failure-resolution loop
     resolve_patterns: Sequence[str] = ()
     learned: int = field(default=0)
+    # The dependencies learned from repairs that built (also in ``deps``).
+    taught: Dependencies = field(default_factory=Dependencies)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
-            closed = self.deps.closure(config)
-            missing = len(closed - config)
-            if self.resolver is None or missing > MAX_KNOWN_REPAIR:
+            repaired = self.taught.closure(config)  # the repairs that built before
+            if (self.resolver is None or len(repaired - config) > MAX_KNOWN_REPAIR
+                    or not self.deps.is_closed(repaired)):
+                missing = len(self.deps.closure(config) - config)
                 return self.tester.predict(config, "search",
                                            f"predicted: needs {missing} more changes").outcome
-            self.tester.progress(f"resolving: known dependencies -> adding {missing} changes")
-            record = self.tester.run(closed, "search", resolving=config)
-            return self._resolve(closed, record).outcome
+            self.tester.progress(f"resolving: learned dependencies -> adding "
+                                 f"{len(repaired - config)} changes")
+            record = self.tester.run(repaired, "search", resolving=config)
+            return self._resolve(repaired, record).outcome
         record = self.tester.run(config, "search")
         if self.resolver is None:
             return record.outcome
@@ -80,6 +86,7 @@ class SearchOracle:
             if not self.did_not_build(record):
                 for a, b in learned:
                     self.learned += self.deps.add(a, b)
+                    self.taught.add(a, b)
                 return record
             resolution = self.resolver.resolve(record.output_text(), enlarged)
             if not resolution.add or not targeted.isdisjoint(
