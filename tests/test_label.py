@@ -139,11 +139,11 @@ sys.exit(1 if LIMIT == 10 else 0)
 
 
 def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> None:
-    """An answer of the cause and seven changes nothing needs, each its own unit:
-    after the first drop the sweep removes two units at a time, then four, so
-    the seven go in fewer runs than one each."""
+    """An answer of the cause and twelve changes nothing needs, each its own unit:
+    after three drops in a row the sweep removes two units at a time, then four,
+    so the twelve go in fewer runs than one each."""
     repo = make_repo("batches")
-    spare = {f"app/x{i}.py": b"X = %d\n" for i in range(7)}
+    spare = {f"app/x{i:02}.py": b"X = %d\n" for i in range(12)}
     good = repo.commit({"run_test.py": LIMIT_ONLY, "app/__init__.py": b"",
                         "app/core.py": b"LIMIT = 5\n",
                         **{p: t % 1 for p, t in spare.items()}})
@@ -164,5 +164,5 @@ def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> N
     assert labelled.chosen == {cause}
     assert labelled.roles == {cause: CAUSE}
     runs = [r for r in records if r.ran]
-    assert len(runs) < len(everything) - 1  # one run a unit: 7 drops and the cause
+    assert len(runs) < len(everything) - 1  # one run a unit: 12 drops and the cause
     assert max(len(everything) - len(r.ids) for r in runs) >= 4  # four units at once
