@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from tester_helpers import import_check, run_tester
+
 from cli_helpers import run_wynot
 from conftest import Executable, GitRepo
 from wynot import tester as testers
@@ -131,11 +133,7 @@ def test_an_answer_all_needed_to_build_is_reported_inseparable(make_repo) -> Non
     assert "context: without it" not in text.stdout
 
 
-LIMIT_ONLY = Executable(b"""#!/usr/bin/env python3
-import sys
-from app.core import LIMIT
-sys.exit(1 if LIMIT == 10 else 0)
-""")
+LIMIT_ONLY = import_check("from app.core import LIMIT", "LIMIT == 10")
 
 
 def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> None:
@@ -154,13 +152,8 @@ def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> N
     cause = next(c.id for c in diff.changes if c.path == "app/core.py")
     everything = frozenset(c.id for c in diff.changes)
     units = {c.id: c.id for c in diff.changes}
-    records: list = []
-    log = RunLog(tmp_path / "runs")
-    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
-        tester = testers.Tester(diff, worktree, Commands(test=(sys.executable, "run_test.py")),
-                                None, "key", log, lambda _: None, records)
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
         labelled = label(tester, everything, lambda: False, Dependencies(), everything, units)
-    log.close()
     assert labelled.chosen == {cause}
     assert labelled.roles == {cause: CAUSE}
     runs = [r for r in records if r.ran]

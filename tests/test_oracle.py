@@ -4,34 +4,20 @@ that only derived dependencies rule out is predicted."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from conftest import Executable
-from wynot import tester as testers
+from tester_helpers import import_check, run_tester
+
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
-from wynot.cache import RunLog
 from wynot.diffread import read_diff
 from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
 from wynot.outcome import Outcome
-from wynot.patch import tree_states
 from wynot.result import PREDICTED, RAN
-from wynot.runner import Commands
-from wynot.worktree import scratch_worktree
 
 PAD = b"".join(b"# filler %d\n" % i for i in range(8))
-# 125 when the package does not import, 1 when VALUE is the new one.
-RUNNER = Executable(b"""#!/usr/bin/env python3
-import sys
-try:
-    from app.a import VALUE
-except Exception as error:
-    print(f"{type(error).__name__}: {error}")
-    sys.exit(125)
-sys.exit(1 if VALUE == 6 else 0)
-""")
+RUNNER = import_check("from app.a import VALUE", "VALUE == 6")
 
 
 def oracle_run(make_repo, tmp_path: Path, extra: int,
@@ -61,14 +47,9 @@ def oracle_run(make_repo, tmp_path: Path, extra: int,
         if learned:
             taught.add(a, b)
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    records: list = []
-    log = RunLog(tmp_path / "runs")
-    with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
-        tester = testers.Tester(diff, worktree, Commands(test=(sys.executable, "run_test.py")),
-                                None, "key", log, lambda _: None, records)
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
         oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=taught)
         outcome = oracle(frozenset({user}))
-    log.close()
     return outcome, records, user, definer
 
 
