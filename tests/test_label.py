@@ -137,11 +137,11 @@ LIMIT_ONLY = import_check("from app.core import LIMIT", "LIMIT == 10")
 
 
 def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> None:
-    """An answer of the cause and twelve changes nothing needs, each its own unit:
-    after three drops in a row the sweep removes two units at a time, then four,
-    so the twelve go in fewer runs than one each."""
+    """An answer of the cause and sixteen changes nothing needs, each its own unit:
+    after four drops in a row the sweep removes two units at a time, then four,
+    so the sixteen go in fewer runs than one each."""
     repo = make_repo("batches")
-    spare = {f"app/x{i:02}.py": b"X = %d\n" for i in range(12)}
+    spare = {f"app/x{i:02}.py": b"X = %d\n" for i in range(16)}
     good = repo.commit({"run_test.py": LIMIT_ONLY, "app/__init__.py": b"",
                         "app/core.py": b"LIMIT = 5\n",
                         **{p: t % 1 for p, t in spare.items()}})
@@ -157,5 +157,5 @@ def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> N
     assert labelled.chosen == {cause}
     assert labelled.roles == {cause: CAUSE}
     runs = [r for r in records if r.ran]
-    assert len(runs) < len(everything) - 1  # one run a unit: 12 drops and the cause
+    assert len(runs) < len(everything) - 1  # one run a unit: 16 drops and the cause
     assert max(len(everything) - len(r.ids) for r in runs) >= 4  # four units at once

@@ -69,3 +69,33 @@ def test_a_derived_need_is_no_repair(make_repo, tmp_path) -> None:
     outcome, records, _, _ = oracle_run(make_repo, tmp_path, 0, learned=False)
     assert outcome is Outcome.UNRESOLVED
     assert [r.source for r in records] == [PREDICTED]
+
+
+def test_a_learned_repair_that_does_not_build_ends_there(make_repo, tmp_path) -> None:
+    """b.py's new name now needs a name that o.py gains, which nothing learned:
+    the repair by the learned dependency runs once, does not build, and is not
+    grown further; having failed more often than built, it is not made again."""
+    repo = make_repo("unbuilt")
+    good = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"",
+                        "app/o.py": b"X = 1\n" + PAD,
+                        "app/a.py": b"import importlib\n" + PAD + b"VALUE = 2\n",
+                        "app/b.py": b"OLD = 2\n" + PAD})
+    bad = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"",
+                       "app/o.py": b"X = 1\n" + PAD + b"NEWX = 3\n",
+                       "app/a.py": b"import importlib\n" + PAD
+                       + b"VALUE = getattr(importlib.import_module('app.b'), 'NEW') * 2\n",
+                       "app/b.py": b"from app.o import NEWX\nOLD = 2\n" + PAD + b"NEW = NEWX\n"})
+    diff = read_diff(repo.path, good, bad)
+    user = next(c.id for c in diff.changes if c.path == "app/a.py")
+    definers = frozenset(c.id for c in diff.changes if c.path == "app/b.py")
+    deps, taught = Dependencies(), Dependencies()
+    for definer in definers:
+        deps.add(user, definer)
+        taught.add(user, definer)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=taught)
+        assert oracle(frozenset({user})) is Outcome.UNRESOLVED
+        assert oracle(frozenset({user})) is Outcome.UNRESOLVED
+    assert [(r.source, r.ids) for r in records] == [(RAN, definers | {user}),
+                                                    (PREDICTED, frozenset())]

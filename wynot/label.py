@@ -29,7 +29,7 @@ from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
-DROPS_BEFORE_BATCHES = 3  # drops in a row after which the next removals go together
+DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
 
 
 @dataclass(frozen=True, slots=True)
