@@ -15,7 +15,12 @@ was one of those. GOOD's PASS and BAD's FAIL are given, as to `git bisect`.
 The oracle is pure (no repository): plain bisection here is wynot's
 :func:`wynot.bisect.bisect`, the same search `git bisect run` makes, over the
 same oracle. Bisection with reruns runs each commit up to ``--reruns`` times
-and calls it bad only if every run fails. For each (rate, method) it prints
+and calls it bad only if every run fails. The last two methods run
+the finder twice on the same history, the second run weighing the first
+run's observations as wynot's cache makes a rerun do: after a first run cut
+off at 10 tests (both runs' tests count), and at confidence 0.99 after a run
+at 0.95 (only the second run's tests count).
+For each (rate, method) it prints
 the share of runs that name the right answer (the culprit, or "flaky: no
 culprit" for flake-only histories) and the mean and maximum number of tests.
 """
@@ -39,7 +44,8 @@ from wynot.flaky import find_culprit  # noqa: E402
 from wynot.outcome import Outcome  # noqa: E402
 
 Oracle = Callable[[int], Outcome]
-Method = Callable[[int, Oracle], "int | None"]
+# a method's answer, or (answer, runs that do not count)
+Method = Callable[[int, Oracle], "int | None | tuple[int | None, int]"]
 
 
 def make_history(commits: int, rate: float, seed: int,
@@ -82,6 +88,21 @@ def finder(confidence: float) -> Method:
     return method
 
 
+def finder_again(confidence: float, first_confidence: float, first_budget: int | None,
+                 count_first: bool) -> Method:
+    """The finder run a second time on the same history, weighing the first run's
+    observations as wynot's cache makes a rerun do. The first run stops at
+    ``first_confidence`` or after ``first_budget`` tests (a CI time limit); its
+    tests count too when ``count_first``."""
+    def method(commits: int, test: Oracle) -> tuple[int | None, int]:
+        first = find_culprit(commits, test, confidence=first_confidence,
+                             max_tests=first_budget)
+        earlier = [(0, Outcome.PASS), *zip(first.tested, first.outcomes, strict=True)]
+        again = find_culprit(commits, test, confidence=confidence, observations=earlier)
+        return again.first_bad, 0 if count_first else len(first.tested)
+    return method
+
+
 def measure(method: Method, commits: int, rate: float, seeds: int,
             flake_only: bool) -> tuple[float, float, int]:
     right, counts = 0, []
@@ -94,7 +115,11 @@ def measure(method: Method, commits: int, rate: float, seeds: int,
             runs += 1
             return oracle(i)
 
-        right += method(commits, counted) == culprit
+        answer = method(commits, counted)
+        if isinstance(answer, tuple):  # (answer, runs that do not count)
+            answer, discount = answer
+            runs -= discount
+        right += answer == culprit
         counts.append(runs)
     return right / seeds, sum(counts) / seeds, max(counts)
 
@@ -209,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         "plain bisection": plain,
         f"bisection, {args.reruns} reruns": with_reruns(args.reruns),
         f"wynot finder ({args.confidence})": finder(args.confidence),
+        f"wynot finder ({args.confidence}) stopped at 10 tests, then run again (both counted)":
+            finder_again(args.confidence, args.confidence, 10, True),
+        "wynot finder (0.99) after a run at 0.95 (the second run's tests)":
+            finder_again(0.99, 0.95, None, False),
     }
     print("| history | flake rate | method | right | tests (mean) | tests (max) |")
     print("| --- | --- | --- | --- | --- | --- |")

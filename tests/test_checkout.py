@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from cli_helpers import run_wynot
 from conftest import GitRepo
+from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.patch import PathConflict, tree_states
-from wynot.worktree import scratch_worktree
+from wynot.worktree import ScratchWorktree, scratch_worktree
 
+Checkout = Callable[[GitRepo, str, Path], dict[str, bytes]]
 NOTES = [b"note %d\n" % n for n in range(1, 30)]
 ATTRIBUTES = b"*.txt text eol=crlf\n*.cfg filter=up\n*.c ident\n"
 
@@ -62,6 +65,31 @@ def files_under(root: Path) -> dict[str, bytes]:
             if p.is_file() and ".git" not in p.relative_to(root).parts}
 
 
+def compare_configurations(repo: GitRepo, worktree: ScratchWorktree, diff: Diff,
+                           good_tree: dict[str, bytes], configs: list[frozenset[int]],
+                           where: Path, checkout: Checkout | None = None) -> dict[str, bytes]:
+    """Apply each configuration to the scratch worktree and compare every file with a
+    real checkout of the same tree committed (``checkout``, default
+    :func:`checked_out`); returns the last checkout's files."""
+    expected: dict[str, bytes] = {}
+    for number, config in enumerate(configs):
+        try:
+            states = tree_states(diff, config)
+        except PathConflict:
+            continue
+        worktree.apply(states)
+        tree = {**good_tree}
+        for path, state in states.items():
+            if state is None:
+                tree.pop(path, None)
+            else:
+                tree[path] = state.data
+        commit = repo.commit(tree)
+        expected = (checkout or checked_out)(repo, commit, where / f"real{number}")
+        assert files_under(worktree.root) == expected, sorted(config)
+    return expected
+
+
 @pytest.mark.parametrize("attributes_change", [True, False], ids=["new-attributes", "same"])
 def test_every_configuration_holds_what_a_checkout_holds(
         make_repo, tmp_path: Path, attributes_change: bool) -> None:
@@ -81,21 +109,7 @@ def test_every_configuration_holds_what_a_checkout_holds(
     configs += [frozenset(rng.sample(ids, rng.randint(1, len(ids) - 1))) for _ in range(6)]
     configs.append(frozenset(ids))
     with scratch_worktree(repo.path, good, tree_states(diff, frozenset())) as worktree:
-        for number, config in enumerate(configs):
-            try:
-                states = tree_states(diff, config)
-            except PathConflict:
-                continue
-            worktree.apply(states)
-            tree = {**good_tree}
-            for path, state in states.items():
-                if state is None:
-                    tree.pop(path, None)
-                else:
-                    tree[path] = state.data
-            commit = repo.commit(tree)
-            expected = checked_out(repo, commit, tmp_path / f"real{number}")
-            assert files_under(worktree.root) == expected, sorted(config)
+        expected = compare_configurations(repo, worktree, diff, good_tree, configs, tmp_path)
     # The conversions really happened (the test would be empty otherwise).
     assert expected["notes.txt"].count(b"\r\n") == len(NOTES)
     assert expected["settings.cfg"].startswith(b"LEVEL=HIGH")

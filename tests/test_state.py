@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +22,14 @@ from test_cli_state import good_bad_repo, leftover_worktrees
 from cli_helpers import run_wynot, wynot_argv
 from wynot.process import OUTPUT_HEAD, OUTPUT_TAIL, BoundedOutput
 from wynot.runner import Commands, run_configuration
-from wynot.state import clear_state, list_runs, state_size
+from wynot.state import (
+    clear_state,
+    list_runs,
+    owned_tempdir,
+    owner_token,
+    reclaim_tempdirs,
+    state_size,
+)
 
 
 def processes_with(argument: str) -> list[int]:
@@ -181,3 +189,24 @@ def test_bounded_output_keeps_exactly_the_head_and_the_tail(chunks, head, tail) 
         note = (f"\n[wynot: {len(data) - head - tail} bytes of output left out here; "
                 f"{len(data)} bytes in all]\n").encode()
         assert kept == data[:head] + note + data[len(data) - tail:]
+
+
+def test_a_killed_runs_temporary_directories_are_reclaimed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """export, revert and carry directories name their owner; a dead owner's go."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    dead = subprocess.run([sys.executable, "-c", "from wynot.state import owner_token as t;"
+                           "print(t())"], capture_output=True, text=True, check=True)
+    token = dead.stdout.strip()
+    left = [tmp_path / f"wynot-{kind}-{token}.x1" for kind in ("export", "revert", "carry")]
+    for path in left:
+        (path / "objects").mkdir(parents=True)
+    with owned_tempdir("export") as mine:
+        assert Path(mine).parent == tmp_path and owner_token() in Path(mine).name
+        other = tmp_path / "wynot-notes.txt"
+        other.write_text("not ours\n")
+        assert reclaim_tempdirs() == 3
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            [Path(mine).name, other.name])
+    assert not Path(mine).exists()

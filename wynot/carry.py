@@ -11,7 +11,6 @@ the user's repository is read.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from wynot.export import export_patch
 from wynot.git import git
 from wynot.outcome import Outcome
 from wynot.patch import side_states, tree_states
+from wynot.state import owned_tempdir
 from wynot.tester import Tester
 from wynot.worktree import UnsafePath
 
@@ -81,7 +81,7 @@ def _what(base: FileState | None, theirs: FileState | None) -> str:
 
 def _merge_file(repo: Path, path: str, base: bytes, ours: bytes, theirs: bytes) -> bytes:
     """``git merge-file -p`` of the three versions; CarryError on a conflict."""
-    with tempfile.TemporaryDirectory(prefix="wynot-carry-") as tmp:
+    with owned_tempdir("carry") as tmp:
         names = []
         for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
             Path(tmp, name).write_bytes(data)

@@ -10,9 +10,14 @@ change into a temporary directory, with the attributes the configuration
 itself holds: git runs with an empty work tree of its own, so it reads every
 ``.gitattributes`` from the temporary index. The user's repository is only read.
 
-When no ``.gitattributes`` changes, only the paths of the diff that have a
-conversion attribute go through git; the others (all of them, in most
-repositories) are written from their blob bytes, with no git process.
+git runs with the user's end-of-line configuration, as the user's own
+checkout does (``core.autocrlf``, ``core.eol``, the filters the
+configuration defines). When no ``.gitattributes`` changes and
+``core.autocrlf`` is not ``true``, only the paths of the diff that have a
+conversion attribute (from any attributes file) go through git; the others
+(all of them, in most repositories) are written from their blob bytes, with
+no git process. With ``core.autocrlf=true`` any text file may convert, so
+every path goes through git.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from pathlib import Path
 from wynot.changes import FileState
 from wynot.errors import GitError
 from wynot.export import _quote_alternate
-from wynot.git import git
+from wynot.git import autocrlf, git
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
@@ -52,28 +57,42 @@ class Converter:
         ``objects`` the repository's object directory; ``paths`` every path the
         configurations may change."""
         self._scratch = scratch
+        self._worktree = worktree
+        self._objects = objects
         # The paths git must convert; None: any may (a .gitattributes changes).
         self._converted = _converted_paths(worktree, list(paths))
         self.active = self._converted is None or bool(self._converted)
-        if not self.active:
-            return
-        (scratch / "objects").mkdir(parents=True)
-        # git reads .gitattributes from the work tree before the index: an
-        # empty work tree of our own makes it read the configuration's own,
-        # from the temporary index, wherever it is in the scratch worktree.
-        self._cwd = scratch / "attributes-from-index"
-        self._cwd.mkdir()
-        git_dir = git(worktree, "rev-parse", "--absolute-git-dir").decode().rstrip("\n")
-        self._env = {
-            "GIT_DIR": git_dir,
-            "GIT_WORK_TREE": str(self._cwd),
-            "GIT_INDEX_FILE": str(scratch / "index"),
-            "GIT_OBJECT_DIRECTORY": str(scratch / "objects"),
-            "GIT_ALTERNATE_OBJECT_DIRECTORIES": _quote_alternate(objects),
-        }
-        self._blobs = 0
-        self._null_id = b"0" * len(good)
-        git(self._cwd, "read-tree", good, env=self._env)
+        self._started = False
+        if self.active:
+            self._start(good)
+
+    def restart(self, commit: str) -> None:
+        """The worktree now holds a checkout of ``commit``: convert from there on,
+        every path through git (the attributes may differ from the first commit's)."""
+        self._converted = None
+        self.active = True
+        self._start(commit)
+
+    def _start(self, commit: str) -> None:
+        if not self._started:
+            (self._scratch / "objects").mkdir(parents=True)
+            # git reads .gitattributes from the work tree before the index: an
+            # empty work tree of our own makes it read the configuration's own,
+            # from the temporary index, wherever it is in the scratch worktree.
+            self._cwd = self._scratch / "attributes-from-index"
+            self._cwd.mkdir()
+            git_dir = git(self._worktree, "rev-parse", "--absolute-git-dir").decode().rstrip("\n")
+            self._env = {
+                "GIT_DIR": git_dir,
+                "GIT_WORK_TREE": str(self._cwd),
+                "GIT_INDEX_FILE": str(self._scratch / "index"),
+                "GIT_OBJECT_DIRECTORY": str(self._scratch / "objects"),
+                "GIT_ALTERNATE_OBJECT_DIRECTORIES": _quote_alternate(self._objects),
+            }
+            self._blobs = 0
+            self._started = True
+        self._null_id = b"0" * len(commit)
+        git(self._cwd, "read-tree", commit, env=self._env)
 
     def convert(self, todo: Mapping[str, FileState | None]) -> dict[str, FileState]:
         """The states to write, as checkout bytes, for ``todo`` (path -> state, None = absent).
@@ -146,7 +165,8 @@ class Converter:
         shutil.rmtree(out, ignore_errors=True)
         try:
             git(self._cwd, "checkout-index", "-f", "-z", "--stdin", f"--prefix={out}/",
-                input=b"".join(os.fsencode(p) + b"\0" for p in paths), env=self._env)
+                input=b"".join(os.fsencode(p) + b"\0" for p in paths), env=self._env,
+                checkout=True)
             return {p: (out / p).read_bytes() for p in paths}
         except (GitError, OSError) as error:
             raise CheckoutFailed(f"git cannot check out this configuration: {error}") from error
@@ -181,6 +201,8 @@ def _converted_paths(worktree: Path, paths: list[str]) -> set[str] | None:
         return None
     if not paths:
         return set()
+    if autocrlf(worktree) == "true":  # any text file may be written with CRLF
+        return set(paths)
     names = b"".join(os.fsencode(p) + b"\0" for p in paths)
     found = _check_attr(worktree, names, cached=False, env={})
     unset = (b"unspecified",) * len(CONVERSION_ATTRIBUTES)

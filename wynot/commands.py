@@ -21,6 +21,7 @@ from wynot.errors import ExitCode, WynotError
 from wynot.git import find_repo
 from wynot.output import FORMATS, write_report
 from wynot.render.info import INCONCLUSIVE
+from wynot.result import plural
 from wynot.runstore import FAILURE, REQUEST, RESULT, load_run
 from wynot.state import RUNS, clear_state, list_runs, prune_runs
 
@@ -87,7 +88,7 @@ def clean(repo: Path, keep: int | None) -> None:
         _, state = _state(repo)
         if keep is not None:
             removed = prune_runs(state, keep)
-            click.echo(f"wynot: deleted {len(removed)} runs, kept the newest {keep}")
+            click.echo(f"wynot: deleted {plural(len(removed), 'run')}, kept the newest {keep}")
             return
         freed = clear_state(state)
         click.echo(f"wynot: deleted the runs and the cache ({_size(freed)})")

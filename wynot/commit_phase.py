@@ -16,7 +16,13 @@ from pathlib import Path
 from wynot.bisect import Bisection, bisect
 from wynot.cache import OutcomeCache, RunLog
 from wynot.changes import Diff
-from wynot.flaky_phase import FlakyOptions, run_until_pass, search_commits, verdict
+from wynot.flaky_phase import (
+    FlakyOptions,
+    run_until_pass,
+    search_commits,
+    uses_finder,
+    verdict,
+)
 from wynot.history import branch_chain, commit_infos, count_between, merge_base, show_commit
 from wynot.outcome import Outcome
 from wynot.premise import require
@@ -41,8 +47,9 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
     flaky = flaky or FlakyOptions()
     empty = Diff(good=chain[0], bad=chain[-1], files=(), changes=())
     with scratch_worktree(repo, chain[0], {}) as worktree:
-        tester = Tester(empty, worktree, commands, None if flaky.reruns else cache, "", log,
-                        progress, records)
+        tester = Tester(empty, worktree, commands, cache, "", log, progress, records,
+                        replay_commits=not flaky.reruns)
+        earlier = tester.earlier_observations(chain) if flaky.reruns else {}
         runs = flaky.premise_runs()
         goods = run_until_pass(
             lambda: tester.run_commit(chain[0], "premise", expect=Outcome.PASS), runs)
@@ -69,8 +76,11 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                 by_sha[chain[i]] = record  # a PASS stands: it is trusted
             return record
 
-        bisection, culprit = search_commits(len(chain), run, flaky, goods,
-                                            [bad, *(r for r in bads if r is not bad)])
+        bads = [bad, *(r for r in bads if r is not bad)]
+        seen = [(i, o) for i, sha in enumerate(chain) for o in earlier.get(sha, ())]
+        prior = (_prior_evidence(tester, chain, earlier, by_sha)
+                 if seen and uses_finder(flaky, goods, bads, seen) else [])
+        bisection, culprit = search_commits(len(chain), run, flaky, goods, bads, prior)
         if culprit is not None and culprit.flaky:
             return CommitPhase(tuple(chain), bisection, commit_infos(repo, [chain[-1]]),
                                (chain[0], chain[-1]), (good, bad), False, "", culprit,
@@ -98,6 +108,26 @@ def run_commit_phase(repo: Path, chain: list[str], names: tuple[str, str], comma
                            (by_sha[low], by_sha[high]), combination, show_commit(repo, high),
                            culprit, followed=tuple(followed), between=between,
                            tested=tested)
+
+
+def _prior_evidence(tester: Tester, chain: list[str], earlier: dict[str, list[Outcome]],
+                    by_sha: dict[str, TestRecord]) -> list[tuple[int, Outcome]]:
+    """Earlier runs' observations of the chain's commits, as the finder's evidence;
+    each is recorded as a replay from the cache (a PASS stands for its commit)."""
+    if not earlier:
+        return []
+    count = sum(len(outcomes) for outcomes in earlier.values())
+    tester.progress(f"weighing {count} observations of {len(earlier)} commits from earlier "
+                    "runs as evidence (--no-cache leaves them out)")
+    evidence = []
+    for i, sha in enumerate(chain):
+        for outcome in earlier.get(sha, ()):
+            record = tester.replayed(sha, "commits", outcome)
+            known = by_sha.get(sha)  # GOOD's and BAD's own premise runs stay
+            if known is None or (known.earlier_run and outcome is Outcome.PASS):
+                by_sha[sha] = record
+            evidence.append((i, outcome))
+    return evidence
 
 
 def _bisect_chain(tester: Tester, chain: list[str], by_sha: dict[str, TestRecord]) -> Bisection:

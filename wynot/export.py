@@ -8,12 +8,12 @@ the repository's objects as an alternate, and git diffs that tree against GOOD.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 from wynot.changes import GITLINK, FileState
 from wynot.git import git
+from wynot.state import owned_tempdir
 
 _TYPE_MASK = 0o170000
 
@@ -29,7 +29,7 @@ def export_patch(repo: Path, good: str, states: Mapping[str, FileState | None]) 
         return b""
     paths = os.fsdecode(git(repo, "rev-parse", "--git-path", "objects", f"{good}^{{commit}}"))
     objects, good_sha = paths.splitlines()
-    with tempfile.TemporaryDirectory(prefix="wynot-export-") as tmp:
+    with owned_tempdir("export") as tmp:
         scratch = Path(tmp)
         (scratch / "objects").mkdir()
         env = {

@@ -184,6 +184,18 @@ def _expected_entropy(below: float, below_plogp: float, above: float, above_plog
     return (1 - f) * above * after_pass + fail * after_fail
 
 
+def estimate_flake_rate(good: Sequence[Outcome], bad: Sequence[Outcome]) -> float:
+    """The posterior mean of the flake rate over :data:`FLAKE_GRID`, from runs of
+    GOOD and BAD alone (two commits: BAD is the culprit, or its failure a flake)."""
+    evidence = _Evidence(2)
+    for i, outcomes in ((0, good), (1, bad)):
+        for outcome in outcomes:
+            evidence.add(i, outcome)
+    rates = [(f, 1.0 / len(FLAKE_GRID)) for f in FLAKE_GRID]
+    return posterior(evidence, [0.0, 1.0 - NO_CULPRIT_PRIOR], NO_CULPRIT_PRIOR,
+                     rates).flake_rate
+
+
 def find_culprit(n: int, test: Callable[[int], Outcome], *, confidence: float = 0.95,
                  flake_rate: float | None = None, weights: Sequence[float] | None = None,
                  observations: Sequence[tuple[int, Outcome]] = ((0, Outcome.PASS),),

@@ -11,11 +11,11 @@ failure does not reproduce: "flaky: no culprit".
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wynot.bisect import Bisection, bisect
-from wynot.flaky import Culprit, find_culprit
+from wynot.flaky import Culprit, estimate_flake_rate, find_culprit
 from wynot.outcome import Outcome
 from wynot.result import TestRecord
 
@@ -50,6 +50,16 @@ def confirm_runs(options: FlakyOptions, flake_rate: float | None) -> int:
     return max(options.repeat, min(10, k))
 
 
+def premise_flake_rate(options: FlakyOptions, good: list[TestRecord],
+                       bad: list[TestRecord]) -> float | None:
+    """The flake rate the hunk phase assumes when no commit phase estimated one:
+    from the premise runs, with ``--flaky on``, or with ``--flaky auto`` when
+    they disagree with themselves; None otherwise (the test is taken as sound)."""
+    if options.mode == "on" or (options.mode == "auto" and flaky_premise(good, bad)):
+        return estimate_flake_rate([r.outcome for r in good], [r.outcome for r in bad])
+    return None
+
+
 def verdict(records: list[TestRecord]) -> TestRecord:
     """The record that stands for several runs of one commit: a PASS if any, else the last."""
     return next((r for r in records if r.outcome is Outcome.PASS), records[-1])
@@ -69,20 +79,32 @@ def flaky_premise(good: list[TestRecord], bad: list[TestRecord]) -> bool:
             or any(r.outcome is Outcome.PASS for r in bad))
 
 
+def uses_finder(options: FlakyOptions, good: list[TestRecord], bad: list[TestRecord],
+                earlier: Sequence[tuple[int, Outcome]] = ()) -> bool:
+    """Whether :func:`search_commits` searches with the finder: ``--flaky on``, a BAD
+    that passed (then "no culprit" is certain), or ``--flaky auto`` with runs that
+    disagree with themselves (the premise's, or earlier runs' on one commit)."""
+    bad_passed = any(r.outcome is Outcome.PASS for r in bad)
+    return (options.mode == "on" or bad_passed
+            or (options.mode == "auto" and (flaky_premise(good, bad) or _flaky(earlier))))
+
+
 def search_commits(n: int, run: Callable[[int], TestRecord], options: FlakyOptions,
-                   good: list[TestRecord],
-                   bad: list[TestRecord]) -> tuple[Bisection, Culprit | None]:
+                   good: list[TestRecord], bad: list[TestRecord],
+                   earlier: Sequence[tuple[int, Outcome]] = ()
+                   ) -> tuple[Bisection, Culprit | None]:
     """Bisect commits ``0 .. n-1`` with reruns, or with the finder when it is called for.
 
     ``run(i)`` runs the test once on commit ``i``; ``good`` and ``bad`` are the
-    premise runs of commits 0 and ``n-1``. The Culprit is None when plain
-    bisection (with ``options.repeat`` runs per commit) did the search.
+    premise runs of commits 0 and ``n-1``; ``earlier`` what earlier runs observed
+    (commit, outcome), evidence for the finder, which is called for when it
+    shows flakiness too. The Culprit is None when plain bisection (with
+    ``options.repeat`` runs per commit) did the search.
     """
-    bad_passed = any(r.outcome is Outcome.PASS for r in bad)  # then "no culprit" is certain
-    if (options.mode == "on" or bad_passed
-            or (options.mode == "auto" and flaky_premise(good, bad))):
+    if uses_finder(options, good, bad, earlier):
         observations = [(0, r.outcome) for r in good]
         observations += [(n - 1, r.outcome) for r in bad[1:]]  # bad[0]: the FAIL taken
+        observations += earlier
         culprit = find_culprit(n, lambda i: run(i).outcome, confidence=options.confidence,
                                observations=observations)
         first_bad = n - 1 if culprit.first_bad is None else culprit.first_bad
@@ -93,3 +115,11 @@ def search_commits(n: int, run: Callable[[int], TestRecord], options: FlakyOptio
         return verdict(run_until_pass(lambda: run(i), options.repeat)).outcome
 
     return bisect(n, test), None
+
+
+def _flaky(observations: Sequence[tuple[int, Outcome]]) -> bool:
+    """Whether some commit was seen both to PASS and to FAIL."""
+    seen: dict[int, set[Outcome]] = {}
+    for i, outcome in observations:
+        seen.setdefault(i, set()).add(outcome)
+    return any({Outcome.PASS, Outcome.FAIL} <= outcomes for outcomes in seen.values())

@@ -17,15 +17,21 @@ from pathlib import Path
 from wynot.errors import GitError
 
 # Settings that make git's output independent of the user's configuration.
-_STABLE_CONFIG = (
+_OUTPUT_CONFIG = (
     "-c", "core.quotePath=false",
     "-c", "diff.noprefix=false",
     "-c", "diff.mnemonicPrefix=false",
     "-c", "diff.relative=false",
     "-c", "color.ui=false",
+)
+# Settings that keep blobs and patches as git stores them; a command that
+# writes work-tree files as a checkout does (``checkout=True``) runs without
+# them, so that the user's end-of-line settings convert as they would.
+_EOL_CONFIG = (
     "-c", "core.autocrlf=false",
     "-c", "core.safecrlf=false",
 )
+_STABLE_CONFIG = _OUTPUT_CONFIG + _EOL_CONFIG
 
 
 def clean_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -44,17 +50,25 @@ def git(
     input: bytes | None = None,
     env: Mapping[str, str] | None = None,
     check: bool = True,
+    checkout: bool = False,
 ) -> bytes:
     """Run ``git -C repo ARGS`` and return its stdout.
 
     ``env`` adds variables to a clean environment (GIT_INDEX_FILE, ...).
+    ``checkout``: the command writes work-tree files (``worktree add``,
+    ``checkout``, ``checkout-index``, ``apply`` to the work tree) and must
+    write them as the user's own checkout would, with the user's
+    ``core.autocrlf`` and ``core.safecrlf``; other commands run with both
+    off, so that blobs and patches keep git's stored bytes. The user's
+    configuration is only read, never changed.
     Raises GitError with git's own message when the command fails.
     """
     full_env = clean_environment()
     full_env["LC_ALL"] = "C"
     if env:
         full_env.update(env)
-    cmd = ["git", "-C", str(repo), *_STABLE_CONFIG, *args]
+    config = _OUTPUT_CONFIG if checkout else _STABLE_CONFIG
+    cmd = ["git", "-C", str(repo), *config, *args]
     try:
         proc = subprocess.run(
             cmd, input=input, capture_output=True, env=full_env, check=False
@@ -71,6 +85,20 @@ def git(
 def git_text(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
     """Like :func:`git`, decoded (surrogateescape) and stripped of the final newline."""
     return os.fsdecode(git(repo, *args, env=env)).rstrip("\n")
+
+
+def autocrlf(repo: Path) -> str:
+    """The user's effective ``core.autocrlf`` in ``repo``: "true", "input" or "false"."""
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "config", "--get", "core.autocrlf"],
+        capture_output=True, env=clean_environment(), check=False,
+    )
+    value = os.fsdecode(proc.stdout).strip().lower()
+    if proc.returncode == 0 and not value:  # "[core] autocrlf" alone means true
+        return "true"
+    if value == "input":
+        return "input"
+    return "true" if value in ("true", "yes", "on", "1") else "false"
 
 
 @dataclass(frozen=True, slots=True)

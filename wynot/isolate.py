@@ -28,7 +28,7 @@ from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped, dd_plus
 from wynot.errors import PremiseError, UnfinishedError, UsageError, WynotError
-from wynot.flaky_phase import FlakyOptions, confirm_runs
+from wynot.flaky_phase import FlakyOptions, confirm_runs, premise_flake_rate
 from wynot.git import find_repo, resolve_commit
 from wynot.history import count_between, first_parent_chain, origins
 from wynot.label import label, smallest_failing_superset, standalone
@@ -190,11 +190,13 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
     with scratch_worktree(repo, good, tree_states(diff, frozenset())) as worktree:
         tester = Tester(diff, worktree, request.commands, cache, key, log, progress, records)
         if premise is None:
-            require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
-                    "GOOD", request.good, good, request.commands)
+            good_record = require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
+                                  Outcome.PASS, "GOOD", request.good, good, request.commands)
             bad_record = require(tester.run(frozenset(plan.order), "premise",
                                             expect=Outcome.FAIL),
                                  Outcome.FAIL, "BAD", request.bad, bad, request.commands)
+            if request.flaky.reruns:
+                flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
             bad_record = premise[1]
         resolver = None
@@ -205,7 +207,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                                 files, diff=diff, declared=declared)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
-        oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
+        oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns,
+                              confirm=confirm_runs(request.flaky, flake_rate))
         stop = _budget(tester, request.max_tests, request.max_time, started)
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);
@@ -236,6 +239,22 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                     f"Output: {verdict.output}")
         carried = carry_answer(tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
+
+
+def _premise_reruns(tester: Tester, flaky: FlakyOptions, good: TestRecord,
+                    bad: TestRecord) -> float | None:
+    """Run GOOD and BAD again (``--repeat``/``--flaky`` without a commit phase) and
+    return the flake rate to assume. BAD passing a rerun ends the run: its failure
+    does not reproduce."""
+    runs = flaky.premise_runs()
+    goods = [tester.run(good.ids, "premise", use_cache=False) for _ in range(runs - 1)]
+    bads = [tester.run(bad.ids, "premise", use_cache=False) for _ in range(runs - 1)]
+    passed = next((r for r in bads if r.outcome is Outcome.PASS), None)
+    if passed is not None:
+        raise UnfinishedError(
+            f"BAD passed when run again (test {passed.number}): its failure does not "
+            f"reproduce, the test is flaky; nothing is blamed. Output: {passed.output}")
+    return premise_flake_rate(flaky, [good, *goods], [bad, *bads])
 
 
 def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None,

@@ -25,7 +25,7 @@ from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, dd_plus
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
-from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN
+from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, plural
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
@@ -67,9 +67,10 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
         rest = [c for c in plan.order if c in around and c not in chosen]
-        tester.progress(f"the {len(chosen)} changes found need context to fail; searching "
-                        f"the {len(rest)} others of the smallest failing configuration "
-                        f"that contains them")
+        tester.progress(f"the {plural(len(chosen), 'change')} found need"
+                        f"{'s' if len(chosen) == 1 else ''} context to fail; searching the "
+                        f"{plural(len(rest), 'other')} of the smallest failing configuration "
+                        f"that contains {'it' if len(chosen) == 1 else 'them'}")
         chosen = chosen | dd_plus(rest, _with(oracle, chosen), split=plan.split, stop=stop,
                                   keep_passing=keep_passing)
 

@@ -20,6 +20,9 @@ For a configuration it
    configuration builds. The answer is then the outcome of the enlarged
    configuration, as in the paper; the pipeline later checks that the final
    answer fails on its own.
+
+With a flaky test (``confirm`` > 1), a FAIL decides a step of dd+ only once
+it held over ``confirm`` runs in a row; a PASS among them is the outcome.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from dataclasses import dataclass, field
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.outcome import Outcome
-from wynot.result import TestRecord
+from wynot.result import CACHED, RAN, TestRecord
 from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
@@ -52,6 +55,7 @@ class SearchOracle:
     # configuration they do not close is predicted again.
     built: int = field(default=0)
     unbuilt: int = field(default=0)
+    confirm: int = 1  # runs in a row a FAIL must hold (a flaky test: more than 1)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -66,13 +70,16 @@ class SearchOracle:
             record = self.tester.run(repaired, "search", resolving=config)
             if self.did_not_build(record):  # learning was not enough: no further rounds
                 self.unbuilt += 1
-                return record.outcome
-            self.built += 1
-            return record.outcome
-        record = self.tester.run(config, "search")
-        if self.resolver is None:
-            return record.outcome
-        return self._resolve(config, record).outcome
+            else:
+                self.built += 1
+        else:
+            record = self.tester.run(config, "search")
+            if self.resolver is not None:
+                record = self._resolve(config, record)
+        fresh = record.source == RAN or (record.source == CACHED and record.earlier_run)
+        if self.confirm > 1 and record.outcome is Outcome.FAIL and fresh:
+            record = self.tester.confirm(record, self.confirm)
+        return record.outcome
 
     def did_not_build(self, record: TestRecord) -> bool:
         """UNRESOLVED because the build failed or the output shows a build error."""

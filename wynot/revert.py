@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from wynot.git import git
 from wynot.patch import tree_states
 from wynot.result import Result
 from wynot.runner import Commands, RunResult, run_configuration
+from wynot.state import owned_tempdir
 from wynot.worktree import scratch_worktree
 
 _IDENTITY = {"GIT_AUTHOR_NAME": "wynot", "GIT_AUTHOR_EMAIL": "wynot@localhost",
@@ -92,7 +92,7 @@ def verify_revert(repo: Path, bad: str, patch: bytes, commands: Commands,
     """Apply ``patch`` to a scratch worktree of BAD and run the build and test there."""
     with scratch_worktree(repo, bad, {}) as worktree:
         try:
-            git(worktree.root, "apply", "--whitespace=nowarn", "-", input=patch)
+            git(worktree.root, "apply", "--whitespace=nowarn", "-", input=patch, checkout=True)
         except GitError as error:
             return RevertCheck(False, f"the revert patch does not apply to BAD: "
                                       f"{error.message}", None)
@@ -143,7 +143,7 @@ def _write_tree(repo: Path, scratch: Path, base: str, states: Mapping[str, FileS
 def _scratch_store(repo: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     """A temporary index and object directory borrowing the repository's objects."""
     objects = os.fsdecode(git(repo, "rev-parse", "--git-path", "objects")).strip()
-    with tempfile.TemporaryDirectory(prefix="wynot-revert-") as tmp:
+    with owned_tempdir("revert") as tmp:
         scratch = Path(tmp)
         (scratch / "objects").mkdir()
         yield scratch, {

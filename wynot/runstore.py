@@ -221,7 +221,8 @@ def _log_records(run_dir: Path) -> tuple[TestRecord, ...]:
         records.append(TestRecord(
             entry["number"], entry["phase"], frozenset(ids if isinstance(ids, list) else ()),
             Outcome(entry["outcome"]), entry["reason"], entry["duration"], entry["output"],
-            entry["source"], commit=entry.get("commit") or ""))
+            entry["source"], commit=entry.get("commit") or "",
+            earlier_run=bool(entry.get("earlier_run"))))
     return tuple(records)
 
 
@@ -229,14 +230,15 @@ def _test(t: TestRecord) -> dict[str, Any]:
     return {"number": t.number, "phase": t.phase, "ids": _ranges(t.ids),
             "outcome": t.outcome.value, "reason": t.reason, "duration": t.duration,
             "output": t.output, "source": t.source, "commit": t.commit,
-            "resolving": None if t.resolving is None else _ranges(t.resolving)}
+            "resolving": None if t.resolving is None else _ranges(t.resolving),
+            "earlier_run": t.earlier_run}
 
 
 def _record(d: dict[str, Any]) -> TestRecord:
     return TestRecord(d["number"], d["phase"], _unranges(d["ids"]), Outcome(d["outcome"]),
                       d["reason"], d["duration"], d["output"], d["source"],
                       None if d["resolving"] is None else _unranges(d["resolving"]),
-                      d["commit"])
+                      d["commit"], earlier_run=bool(d.get("earlier_run")))
 
 
 def _ranges(ids: Iterable[int]) -> str:

@@ -25,6 +25,8 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,6 +75,31 @@ def is_alive(token: str) -> bool:
     except PermissionError:
         return True  # someone else's process with that pid: not ours to judge dead
     return not start or process_start(pid) in (start, "")
+
+
+TEMP_KINDS = ("export", "revert", "carry")  # short-lived temporary directories
+
+
+@contextlib.contextmanager
+def owned_tempdir(kind: str) -> Iterator[str]:
+    """A temporary directory ``$TMPDIR/wynot-KIND-<owner token>.XXXX``, removed when the
+    block ends; if this process is killed first, the next run's
+    :func:`reclaim_tempdirs` removes it (its name says whose it was)."""
+    with tempfile.TemporaryDirectory(prefix=f"wynot-{kind}-{owner_token()}.") as tmp:
+        yield tmp
+
+
+def reclaim_tempdirs() -> int:
+    """Remove the :func:`owned_tempdir` directories of processes that died. Returns how many."""
+    removed = 0
+    for kind in TEMP_KINDS:
+        prefix = f"wynot-{kind}-"
+        for entry in Path(tempfile.gettempdir()).glob(f"{prefix}*.*"):
+            token = entry.name[len(prefix):].split(".", 1)[0]
+            if token and not is_alive(token):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed += 1
+    return removed
 
 
 def kill_marked(token: str) -> int:

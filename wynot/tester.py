@@ -47,6 +47,8 @@ class Tester:
     # When set, a FAIL whose output shows a build, link or import error is
     # UNRESOLVED ("did not build"): the failure we look for is a different one.
     build_errors: Sequence[str] | None = None
+    # Off for reruns of a flaky test: every commit test runs (and adds an observation).
+    replay_commits: bool = True
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
     _outside_files: dict[str, str] | None = field(default=None, init=False, repr=False)
     _runs: dict[str | None, int] = field(default_factory=dict, init=False, repr=False)
@@ -92,12 +94,11 @@ class Tester:
         return self._add(record)
 
     def run_commit(self, sha: str, phase: str, *, expect: Outcome | None = None) -> TestRecord:
-        """Test a whole commit, checked out in the worktree (the commit phase)."""
+        """Test a whole commit, checked out in the worktree (the commit phase); with
+        ``replay_commits`` off, it runs even when the cache knows its outcome."""
         number = len(self.records) + 1
-        key = search_key(commit=sha, test=self.commands.test, build=self.commands.build,
-                         timeout=self.commands.timeout, fail_pattern=self.commands.fail_pattern,
-                         outside=self._outside())
-        cached = self._replay(key, (), expect)
+        key = self._commit_key(sha)
+        cached = self._replay(key, (), expect) if self.replay_commits else None
         if cached is not None:
             return self._add(TestRecord(number, phase, frozenset(), cached.outcome,
                                         cached.reason, cached.duration, cached.output, CACHED,
@@ -113,6 +114,31 @@ class Tester:
             self.cache.put(key, (), CachedOutcome(record.outcome, record.reason,
                                                   record.duration, record.output))
         return self._add(record)
+
+    def _commit_key(self, sha: str) -> str:
+        return search_key(commit=sha, test=self.commands.test, build=self.commands.build,
+                          timeout=self.commands.timeout, fail_pattern=self.commands.fail_pattern,
+                          outside=self._outside())
+
+    def earlier_observations(self, shas: Sequence[str]) -> dict[str, list[Outcome]]:
+        """What earlier runs observed on each commit (trusted observations, every run
+        of them), for a search that weighs evidence; empty with ``--no-cache``."""
+        if self.cache is None or not self.cache.replay:
+            return {}
+        found: dict[str, list[Outcome]] = {}
+        for sha in dict.fromkeys(shas):
+            counts = self.cache.observations(self._commit_key(sha), ())
+            outcomes = [o for o in (Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED)
+                        for _ in range(counts[o])]
+            if outcomes:
+                found[sha] = outcomes
+        return found
+
+    def replayed(self, sha: str, phase: str, outcome: Outcome) -> TestRecord:
+        """Record an earlier run's observation of a commit that a search uses as evidence."""
+        return self._add(TestRecord(len(self.records) + 1, phase, frozenset(), outcome,
+                                    "observed by an earlier run", 0.0, "", CACHED,
+                                    commit=sha, earlier_run=True))
 
     def _outside(self) -> dict[str, str]:
         """The files the commands name outside the repository (read once per search)."""
@@ -130,6 +156,18 @@ class Tester:
             self.progress("replaying outcomes observed by earlier runs "
                           "(--no-cache runs every test again)")
         return cached
+
+    def confirm(self, record: TestRecord, times: int) -> TestRecord:
+        """Run ``record``'s configuration again while it FAILs, up to ``times`` runs in
+        all (a flaky test: a PASS is trusted, a FAIL is evidence). The verdict, a
+        PASS if any, answers for the configuration from then on in this search."""
+        runs = [record]
+        while len(runs) < times and runs[-1].outcome is Outcome.FAIL:
+            runs.append(self.run(record.ids, record.phase, use_cache=False,
+                                 resolving=record.resolving))
+        verdict = next((r for r in runs if r.outcome is Outcome.PASS), runs[-1])
+        self._ran[record.ids] = verdict
+        return verdict
 
     def dispute(self) -> None:
         """Distrust every outcome this search relied on, observed now or before.
@@ -169,7 +207,7 @@ class Tester:
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
-                        changes=ids, commit=record.commit)
+                        changes=ids, commit=record.commit, earlier_run=record.earlier_run)
         self.progress(record)
         return record
 

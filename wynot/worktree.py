@@ -23,7 +23,15 @@ from pathlib import Path
 from wynot.changes import FileState
 from wynot.checkout import Converter
 from wynot.git import find_repo, git
-from wynot.state import OWNER_ENV, dead_owners, forget_owner, owner_token, state_dir, write_owner
+from wynot.state import (
+    OWNER_ENV,
+    dead_owners,
+    forget_owner,
+    owner_token,
+    reclaim_tempdirs,
+    state_dir,
+    write_owner,
+)
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
@@ -44,6 +52,7 @@ class ScratchWorktree:
         self.root = root
         self._current: dict[str, FileState | None] = dict(base)
         self._converter = converter
+        self._restart: str | None = None  # a commit checked out since the last apply
 
     def apply(self, states: Mapping[str, FileState | None]) -> int:
         """Bring every path in ``states`` to its state (None = absent). Returns paths written.
@@ -54,6 +63,9 @@ class ScratchWorktree:
         todo = {p: s for p, s in states.items() if self._current.get(p, _UNKNOWN) != s}
         if not todo:
             return 0
+        if self._restart is not None and self._converter is not None:
+            self._converter.restart(self._restart)
+            self._restart = None
         removals = sorted((p for p, s in todo.items() if s is None), reverse=True)
         writes = sorted(p for p, s in todo.items() if s is not None)
         try:
@@ -77,8 +89,8 @@ class ScratchWorktree:
 
     def checkout(self, commit: str) -> None:
         """Check out a whole commit (the commit phase), like ``git bisect`` does."""
-        git(self.root, "checkout", "--quiet", "--detach", "--force", commit)
-        self._converter = None  # whole commits: git itself wrote every file
+        git(self.root, "checkout", "--quiet", "--detach", "--force", commit, checkout=True)
+        self._restart = commit  # git itself wrote every file; files written over it convert
         self._current.clear()  # unknown: the next apply rewrites every path it is given
 
     # -- filesystem, relative to root -------------------------------------------------
@@ -172,7 +184,7 @@ def scratch_worktree(
     record = write_owner(state, root, parent)
     try:
         git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
-            env={OWNER_ENV: owner_token()})
+            env={OWNER_ENV: owner_token()}, checkout=True)
         converter = Converter(root, parent / "checkout", common / "objects", good, base)
         yield ScratchWorktree(repo, good, root, base, converter)
     finally:
@@ -200,6 +212,7 @@ def signals_deferred() -> Iterator[None]:
 
 def reclaim(repo: Path, state: Path) -> int:
     """Remove the worktrees (and kill the processes) of wynot runs that died. Returns how many."""
+    reclaim_tempdirs()
     records = dead_owners(state)
     for record in records:
         remove_worktree(repo, record.worktree)
