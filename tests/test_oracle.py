@@ -20,23 +20,32 @@ PAD = b"".join(b"# filler %d\n" % i for i in range(8))
 RUNNER = import_check("from app.a import VALUE", "VALUE == 6")
 
 
+def runtime_name_repo(make_repo, name: str, good_extra: dict[str, bytes],
+                      bad_extra: dict[str, bytes], b_bad: bytes) -> tuple:
+    """a.py starts reading a name from b.py at run time (no analysis sees it); b.py
+    becomes ``b_bad``; the other files go from ``good_extra`` to ``bad_extra``.
+    Returns (repo, GOOD, diff, a.py's change)."""
+    repo = make_repo(name)
+    base = {"run_test.py": RUNNER, "app/__init__.py": b""}
+    good = repo.commit({**base, **good_extra,
+                        "app/a.py": b"import importlib\n" + PAD + b"VALUE = 2\n",
+                        "app/b.py": b"OLD = 2\n" + PAD})
+    bad = repo.commit({**base, **bad_extra, "app/a.py": b"import importlib\n" + PAD
+                       + b"VALUE = getattr(importlib.import_module('app.b'), 'NEW') * 2\n",
+                       "app/b.py": b_bad})
+    diff = read_diff(repo.path, good, bad)
+    return repo, good, diff, next(c.id for c in diff.changes if c.path == "app/a.py")
+
+
 def oracle_run(make_repo, tmp_path: Path, extra: int,
                learned: bool = True) -> tuple[Outcome, list, int, int]:
     """a.py starts reading a name from b.py at run time (no analysis sees it); b.py
     gains it. ``extra`` more files change too, each needed by b.py's change. The
     dependencies are learned (as from repairs that built), or derived guesses."""
-    repo = make_repo("known")
     others = {f"app/o{i}.py": b"X = 1\n" for i in range(extra)}
-    good = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"", **others,
-                        "app/a.py": b"import importlib\n" + PAD + b"VALUE = 2\n",
-                        "app/b.py": b"OLD = 2\n" + PAD})
-    bad = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"",
-                       **dict.fromkeys(others, b"X = 2\n"),
-                       "app/a.py": b"import importlib\n" + PAD
-                       + b"VALUE = getattr(importlib.import_module('app.b'), 'NEW') * 2\n",
-                       "app/b.py": b"OLD = 2\n" + PAD + b"NEW = 3\n"})
-    diff = read_diff(repo.path, good, bad)
-    user = next(c.id for c in diff.changes if c.path == "app/a.py")
+    repo, good, diff, user = runtime_name_repo(
+        make_repo, "known", others, dict.fromkeys(others, b"X = 2\n"), b"OLD = 2\n" + PAD
+        + b"NEW = 3\n")
     definer = next(c.id for c in diff.changes if c.path == "app/b.py")
     pairs = [(user, definer)] + [(definer, c.id) for c in diff.changes
                                  if c.path.startswith("app/o")]
@@ -75,18 +84,10 @@ def test_a_learned_repair_that_does_not_build_ends_there(make_repo, tmp_path) ->
     """b.py's new name now needs a name that o.py gains, which nothing learned:
     the repair by the learned dependency runs once, does not build, and is not
     grown further; having failed more often than built, it is not made again."""
-    repo = make_repo("unbuilt")
-    good = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"",
-                        "app/o.py": b"X = 1\n" + PAD,
-                        "app/a.py": b"import importlib\n" + PAD + b"VALUE = 2\n",
-                        "app/b.py": b"OLD = 2\n" + PAD})
-    bad = repo.commit({"run_test.py": RUNNER, "app/__init__.py": b"",
-                       "app/o.py": b"X = 1\n" + PAD + b"NEWX = 3\n",
-                       "app/a.py": b"import importlib\n" + PAD
-                       + b"VALUE = getattr(importlib.import_module('app.b'), 'NEW') * 2\n",
-                       "app/b.py": b"from app.o import NEWX\nOLD = 2\n" + PAD + b"NEW = NEWX\n"})
-    diff = read_diff(repo.path, good, bad)
-    user = next(c.id for c in diff.changes if c.path == "app/a.py")
+    repo, good, diff, user = runtime_name_repo(
+        make_repo, "unbuilt", {"app/o.py": b"X = 1\n" + PAD},
+        {"app/o.py": b"X = 1\n" + PAD + b"NEWX = 3\n"},
+        b"from app.o import NEWX\nOLD = 2\n" + PAD + b"NEW = NEWX\n")
     definers = frozenset(c.id for c in diff.changes if c.path == "app/b.py")
     deps, taught = Dependencies(), Dependencies()
     for definer in definers:
