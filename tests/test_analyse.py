@@ -14,6 +14,7 @@ from wynot import analyse as analyse_module
 from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.grouping import make_plan, scope
 from wynot.analysis.model import analyse as analyse_diff
+from wynot.analysis.model import read_files
 from wynot.analysis_store import AnalysisStore
 from wynot.diffread import read_diff
 
@@ -74,8 +75,27 @@ def test_a_rerun_reads_the_stored_analysis(make_repo: Callable[..., GitRepo],
     again, said = _run(repo, good, bad, DEFAULT, tmp_path)
     assert said == [f"analysis of {good[:12]}..{bad[:12]} read from {tmp_path / 'analysis'}"]
     assert again.plan == first.plan and again.deps == first.deps and again.diff == first.diff
+    assert again.symbols == first.symbols and again.scopes == first.scopes
     _run(repo, good, bad, FLAT, tmp_path)  # other options: another entry
     assert len(list((tmp_path / "analysis").glob("*.pickle"))) == 2
     stored.write_bytes(b"not a pickle")
     repaired, said = _run(repo, good, bad, DEFAULT, tmp_path)
     assert repaired.plan == first.plan and not said[0].startswith("analysis of")
+
+
+def test_a_large_diff_is_read_in_worker_processes_with_the_same_result(
+        make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, good, bad = project(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    assert analyse_module.read_in_parallel(diff, workers=2) is None  # small: here
+    monkeypatch.setattr(analyse_module, "PARALLEL_FROM", 1)
+    readings = analyse_module.read_in_parallel(diff, workers=2)
+    assert readings is not None
+    alone = read_files(diff, range(len(diff.files)))
+    assert readings == alone
+    model, serial = analyse_diff(diff, readings), analyse_diff(diff)
+    assert model.symbols == serial.symbols and model.clusters == serial.clusters
+    assert model.dependencies() == serial.dependencies()
+    got, _ = _run(repo, good, bad, DEFAULT, None)  # the pipeline takes that path too
+    assert got.plan == make_plan(diff, DEFAULT.criteria, serial.symbols, serial.dependencies(),
+                                 serial.enclosing)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan, make_plan
+from wynot.analysis.model import FileReadings, read_files
 from wynot.analysis.model import analyse as analyse_diff
 from wynot.analysis.symbols import Symbols
 from wynot.changes import Diff
@@ -30,6 +33,8 @@ from wynot.patch import check_reproduces
 from wynot.result import plural
 
 QUIET_FOR = 1.0  # an analysis shorter than this shows no progress lines
+PARALLEL_FROM = 2000  # changes: a smaller diff is read in this process
+MAX_WORKERS = 8  # processes that read the files of a large diff
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,7 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
     if not (options.needs_symbols or "syntax" in options.criteria):
         return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
     say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
-    model = analyse_diff(diff)
+    model = analyse_diff(diff, read_in_parallel(diff))
     deps = Dependencies()
     if options.predict:
         say("deriving dependencies")
@@ -93,6 +98,59 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
     scopes = model.scopes() if options.resolve else {}
     symbols = model.symbols if options.needs_symbols else {}
     return Analysis(diff, symbols, deps, plan, scopes)
+
+
+def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | None:
+    """:func:`~wynot.analysis.model.read_files` of every file of a large diff, in
+    ``workers`` processes (default: one per CPU this process may use, at most
+    ``MAX_WORKERS``); None for a diff under ``PARALLEL_FROM`` changes, or where
+    processes cannot be forked.
+
+    The workers are forked, so they see the diff without copying it; each
+    reads a share of the files (by size) and sends back what it read, whose
+    values are the same as read here. The CPU time is that of one process
+    plus the transfer; the time it takes is shorter by about the number of
+    CPUs (docs/performance.md).
+    """
+    workers = workers or min(MAX_WORKERS, len(os.sched_getaffinity(0))
+                             if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    if (workers < 2 or len(diff.changes) < PARALLEL_FROM
+            or "fork" not in multiprocessing.get_all_start_methods()):
+        return None
+    global _SHARED
+    _SHARED = diff
+    pool = multiprocessing.get_context("fork").Pool(workers)
+    try:
+        readings = FileReadings({}, {}, {}, {})
+        for part in pool.imap(_read_part, _shares(diff, workers * 4)):
+            readings.update(part)
+        pool.close()
+        pool.join()
+        return readings
+    finally:
+        pool.terminate()  # at once when interrupted: what the workers read is of no use
+        _SHARED = None
+
+
+_SHARED: Diff | None = None  # the diff a forked worker reads
+
+
+def _read_part(indexes: list[int]) -> FileReadings:
+    assert _SHARED is not None
+    return read_files(_SHARED, indexes)
+
+
+def _shares(diff: Diff, count: int) -> list[list[int]]:
+    """The file indexes in ``count`` shares of about the same size (bytes of both sides)."""
+    shares: list[list[int]] = [[] for _ in range(count)]
+    sizes = [0] * count
+    by_size = sorted(diff.files, key=lambda fd: -sum(len(s.data) for s in (fd.old, fd.new)
+                                                     if s is not None))
+    for fd in by_size:
+        smallest = sizes.index(min(sizes))
+        shares[smallest].append(fd.index)
+        sizes[smallest] += sum(len(s.data) for s in (fd.old, fd.new) if s is not None) + 1
+    return [sorted(share) for share in shares if share]
 
 
 def describe(diff: Diff) -> str:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import itertools
 import os
 import pickle
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -99,15 +100,42 @@ def _write(out: IO[bytes], analysis: Analysis) -> None:
 
 
 def _read(handle: IO[bytes]) -> Analysis:
+    """The analysis; its symbols are read from the file now but unpickled when first
+    used (only failure resolution reads them once the plan is made)."""
     form, good, bad, deps, plan, scopes, file_parts, symbol_parts = pickle.load(handle)
     if form != FORMAT:
         raise ValueError(f"not a {FORMAT} file")
     files = tuple(itertools.chain.from_iterable(pickle.load(handle) for _ in range(file_parts)))
-    symbols: dict[int, Any] = {}
-    for _ in range(symbol_parts):
-        symbols.update(pickle.load(handle))
     changes = tuple(change for fd in files for change in fd.changes)
+    symbols = _LazySymbols(handle.read(), symbol_parts) if symbol_parts else {}
     return Analysis(Diff(good, bad, files, changes), symbols, deps, plan, scopes)
+
+
+class _LazySymbols(Mapping[int, Any]):
+    """Each change's symbols, unpickled from ``data`` (``parts`` pickles) on first use."""
+
+    def __init__(self, data: bytes, parts: int) -> None:
+        self._data: bytes | None = data
+        self._parts = parts
+        self._symbols: dict[int, Any] = {}
+
+    def _loaded(self) -> dict[int, Any]:
+        if self._data is not None:
+            stream = io.BytesIO(self._data)
+            with collector_paused():
+                for _ in range(self._parts):
+                    self._symbols.update(pickle.load(stream))
+            self._data = None
+        return self._symbols
+
+    def __getitem__(self, key: int) -> Any:
+        return self._loaded()[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
 
 
 def _count(items: int) -> int:

@@ -10,6 +10,7 @@ callback as :class:`~wynot.tester.TestRecord` values and short status strings.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import time
 from collections.abc import Callable
@@ -201,10 +202,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
             bad_record = premise[1]
         resolver = None
         if request.resolve:
-            files = {c.id: c.file for c in diff.changes}
-            declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
-            resolver = Resolver(analysis.symbols, request.resolve_patterns, analysis.scopes,
-                                files, diff=diff, declared=declared)
+            resolver = functools.partial(_resolver, analysis, request.resolve_patterns)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
         oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns,
@@ -239,6 +237,16 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                     f"Output: {verdict.output}")
         carried = carry_answer(tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
+
+
+def _resolver(analysis: Analysis, patterns: tuple[str, ...]) -> Resolver:
+    """The failure resolver of ``analysis``, built when a configuration first does
+    not build: its name index and the C declarations cost a rerun its start-up."""
+    diff = analysis.diff
+    files = {c.id: c.file for c in diff.changes}
+    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
+    return Resolver(analysis.symbols, patterns, analysis.scopes, files, diff=diff,
+                    declared=declared)
 
 
 def _premise_reruns(tester: Tester, flaky: FlakyOptions, good: TestRecord,

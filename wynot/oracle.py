@@ -27,7 +27,7 @@ it held over ``confirm`` runs in a row; a PASS among them is the outcome.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.depends import Dependencies
@@ -45,7 +45,9 @@ MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without
 class SearchOracle:
     tester: Tester
     deps: Dependencies
-    resolver: Resolver | None  # None: no failure-resolution loop
+    # None: no failure-resolution loop; a callable builds the resolver when a
+    # configuration first does not build (most searches never need it)
+    resolver: Resolver | Callable[[], Resolver] | None
     resolve_patterns: Sequence[str] = ()
     learned: int = field(default=0)
     # The dependencies learned from repairs that built (also in ``deps``).
@@ -96,7 +98,6 @@ class SearchOracle:
         reports a diagnostic an earlier round targeted, the repair did not
         help and the loop stops there (UNRESOLVED).
         """
-        assert self.resolver is not None
         enlarged = config
         targeted: set[object] = set()
         learned: list[tuple[int, int]] = []
@@ -106,9 +107,10 @@ class SearchOracle:
                     self.learned += self.deps.add(a, b)
                     self.taught.add(a, b)
                 return record
-            resolution = self.resolver.resolve(record.output_text(), enlarged)
+            resolver = self._resolver()
+            resolution = resolver.resolve(record.output_text(), enlarged)
             if not resolution.add or not targeted.isdisjoint(
-                    d for d in self.resolver.diagnostics(record.output_text()) if d.name):
+                    d for d in resolver.diagnostics(record.output_text()) if d.name):
                 break
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)
@@ -118,3 +120,10 @@ class SearchOracle:
                 f"adding {len(enlarged) - len(config)} changes")
             record = self.tester.run(enlarged, "search", resolving=config)
         return record
+
+    def _resolver(self) -> Resolver:
+        """The resolver, built now if it was given as a callable."""
+        if not isinstance(self.resolver, Resolver):
+            assert self.resolver is not None
+            self.resolver = self.resolver()
+        return self.resolver

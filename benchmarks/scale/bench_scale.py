@@ -3,7 +3,7 @@
 
     python benchmarks/scale/bench_scale.py [--sizes 1000,5000,20000,100000]
         [--workdir /tmp/wynot-scale] [--mode default|flat] [--rerun] [--timeout 1800]
-        [--json FILE]
+        [--repeat 1] [--json FILE]
 
 For each size it generates (or reuses, in ``--workdir``) a repository with
 ``benchmarks/synthetic/generate.py --hunks N --dirs N/50 --seed 1 --no-verify``
@@ -34,6 +34,10 @@ script that notes ``$EPOCHREALTIME`` when it starts and ends, and fails when
 the cause hunk's most distinctive added line is in its file (``grep -F``). The
 gap therefore includes bash's own start (about 1-2 ms). The first run starts
 with an empty state directory (``<git-dir>/wynot`` is removed).
+
+With ``--repeat N`` each size is measured N times (one run after the other)
+and every column is the median of the N runs (on a shared machine the CPU
+columns are the steadier ones).
 
 ``--mode default`` runs wynot with its default options; ``--mode flat`` with
 ``--group none --no-predict --no-resolve``.
@@ -84,6 +88,8 @@ class Row:
     rerun_first_test_cpu: float | None = None
     rerun_total: float | None = None
     rerun_exit: int | None = None
+    ratio: float | None = None  # first search / git diff, wall times of the same run
+    cpu_ratio: float | None = None  # the same in CPU time
 
 
 def ensure_repo(workdir: Path, hunks: int, timeout: float, copies: int = 1) -> Path:
@@ -257,12 +263,30 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
               peak_rss_mib=rss, cpu=cpu, gap_one_file_ms=_ms(one), gap_one_file_count=len(one),
               gap_all_ms=_ms(gaps), gap_one_file_cpu_ms=_ms(cpu_one), tests_run=len(starts),
               total=total, exit=code)
+    if row.first_search and row.git_diff:
+        row.ratio = row.first_search / row.git_diff
+    if row.first_search_cpu and row.git_diff_cpu:
+        row.cpu_ratio = row.first_search_cpu / row.git_diff_cpu
     if rerun:
         again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout)
         row.rerun_first_test = seen.starts[0] - again if seen.starts else None
         row.rerun_first_test_cpu = seen.cpu[0] if seen.cpu else None
         row.rerun_total = (seen.ends[-1] if seen.ends else time.time()) - again
     return row
+
+
+def median_row(rows: list[Row]) -> Row:
+    """Each field's median over ``rows`` (the runs of one size); None where a run had none."""
+    merged = {}
+    for name, value in asdict(rows[0]).items():
+        values = [getattr(r, name) for r in rows]
+        known = [v for v in values if v is not None]
+        if not isinstance(value, int | float) or len(known) < len(values):
+            merged[name] = value if len(known) == len(values) else None
+        else:
+            middle = statistics.median(known)
+            merged[name] = type(value)(middle) if isinstance(value, int) else middle
+    return Row(**merged)
 
 
 def _ms(values: list[float]) -> float | None:
@@ -276,9 +300,8 @@ def markdown(rows: list[Row]) -> str:
             "CPU: gap, 1 file | CPU: rerun, first test |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
-        ratio = f"{r.first_search / r.git_diff:.0f}" if r.first_search else "-"
-        cpu_ratio = (f"{r.first_search_cpu / r.git_diff_cpu:.0f}"
-                     if r.first_search_cpu and r.git_diff_cpu else "-")
+        ratio = f"{r.ratio:.0f}" if r.ratio else "-"
+        cpu_ratio = f"{r.cpu_ratio:.0f}" if r.cpu_ratio else "-"
         lines.append(
             f"| {r.hunks:,} | {r.files:,} | {r.git_diff:.2f} s | {_s(r.first_test)} | "
             f"{_s(r.first_search)} | {ratio} | {r.peak_rss_mib:,.0f} MiB | {r.cpu:.1f} s | "
@@ -305,6 +328,7 @@ def main() -> None:
     parser.add_argument("--rerun", action="store_true", help="also time a rerun, cache full")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per wynot run")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size (medians)")
     parser.add_argument("--generate-up-to", type=int, default=20000,
                         help="larger sizes are --copies copies of a generated repository")
     parser.add_argument("--copies", type=int, default=5)
@@ -313,8 +337,11 @@ def main() -> None:
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         copies = args.copies if size > args.generate_up_to else 1
-        rows.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies))
-        print(markdown(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+        runs = []
+        for _ in range(args.repeat):
+            runs.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies))
+            print(markdown(runs[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+        rows.append(median_row(runs))
     print(markdown(rows))
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from wynot.changes import Change, ChangeKind, FileDiff
 
@@ -252,7 +254,17 @@ class TokenChange:
     defined: frozenset[str] = frozenset()
     undefined: frozenset[str] = frozenset()
 
+    def __post_init__(self) -> None:
+        """One empty set for all (216 bytes each), one copy of each name."""
+        for name in ("left", "arrived", "respelled", "qualifiers", "defined", "undefined"):
+            value = getattr(self, name)
+            if not value:
+                object.__setattr__(self, name, _EMPTY)
+            elif name in ("left", "arrived"):
+                object.__setattr__(self, name, frozenset(map(sys.intern, value)))
 
+
+_EMPTY: frozenset[Any] = frozenset()
 NO_TOKEN_CHANGE = TokenChange()
 
 

@@ -41,7 +41,9 @@ from wynot.changes import Change, ChangeKind, Diff, FileDiff
 class Analysis:
     """What the diff says about its changes, by change id."""
 
-    files: tuple[FileAnalysis, ...]  # by file index
+    # by file index; without the readings of its sides (parsed once, dropped once
+    # the file's changes are read: they would hold every side of the diff at once)
+    files: tuple[FileAnalysis, ...]
     symbols: Mapping[int, Symbols]
     enclosing: Mapping[int, str]  # the function or class a hunk sits in ('' if none)
     tokens: Mapping[int, TokenChange]
@@ -70,18 +72,58 @@ class Analysis:
         return deps
 
 
-def analyse(diff: Diff) -> Analysis:
-    """Analyse every file and change of ``diff`` (each file side parsed once)."""
-    files = tuple(analyse_file(fd) for fd in diff.files)
-    symbols: dict[int, Symbols] = {}
-    enclosing: dict[int, str] = {}
-    changed: dict[int, TokenChange] = {}
-    for change in diff.changes:
-        fd, fa = diff.files[change.file], files[change.file]
-        symbols[change.id] = change_symbols(change, fd, fa)
-        enclosing[change.id] = enclosing_scope(change, fa)
-        if fa.language is not None:
-            changed[change.id] = _token_change(change, fd, fa, symbols[change.id])
+@dataclass(frozen=True)
+class FileReadings:
+    """What the files of a diff (or some of them) say: each file's analysis and each
+    of their changes' symbols, enclosing scope and token change."""
+
+    files: dict[int, FileAnalysis]  # by file index
+    symbols: dict[int, Symbols]
+    enclosing: dict[int, str]
+    tokens: dict[int, TokenChange]  # the changes of files tree-sitter reads
+
+    def update(self, other: FileReadings) -> None:
+        """Add another part's readings to these."""
+        self.files.update(other.files)
+        self.symbols.update(other.symbols)
+        self.enclosing.update(other.enclosing)
+        self.tokens.update(other.tokens)
+
+
+def read_files(diff: Diff, indexes: Iterable[int]) -> FileReadings:
+    """Read the files of ``diff`` at ``indexes``: each side parsed once, then each change.
+
+    A file's side readings are dropped once its changes are read (the
+    returned :class:`FileAnalysis` keeps its imports and scopes): kept, they
+    would hold every side of the diff at once. The files are independent:
+    parts may be read in separate processes.
+    """
+    found = FileReadings({}, {}, {}, {})
+    for index in indexes:
+        fd = diff.files[index]
+        fa = analyse_file(fd)
+        for change in fd.changes:
+            found.symbols[change.id] = change_symbols(change, fd, fa)
+            found.enclosing[change.id] = enclosing_scope(change, fa)
+            if fa.language is not None:
+                found.tokens[change.id] = _token_change(change, fd, fa,
+                                                        found.symbols[change.id])
+        found.files[index] = FileAnalysis(fa.index, fa.language, fa.symbols, scopes=fa.scopes)
+    return found
+
+
+def analyse(diff: Diff, readings: FileReadings | None = None) -> Analysis:
+    """Analyse every file and change of ``diff`` (each file side parsed once).
+
+    ``readings``: :func:`read_files` of every file, when the caller read them
+    (in parallel); else they are read here.
+    """
+    if readings is None:
+        readings = read_files(diff, range(len(diff.files)))
+    files = [readings.files[fd.index] for fd in diff.files]
+    symbols = {c.id: readings.symbols[c.id] for c in diff.changes}  # in the diff's order
+    enclosing = {c.id: readings.enclosing[c.id] for c in diff.changes}
+    changed = {c.id: readings.tokens[c.id] for c in diff.changes if c.id in readings.tokens}
     coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
 
     def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
@@ -100,7 +142,7 @@ def analyse(diff: Diff) -> Analysis:
     places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
     python = {c.id for c in diff.changes if files[c.file].language == "python"}
     links = find_clusters(changed, places, counts("old"), counts("new"), python)
-    return Analysis(files=files, symbols=symbols, enclosing=enclosing,
+    return Analysis(files=tuple(files), symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
                     clusters=links.clusters, needs=links.needs,
                     file_of={c.id: c.file for c in diff.changes})

@@ -16,8 +16,8 @@ The ``hunk_*`` functions read a hunk's changed lines against both sides.
 from __future__ import annotations
 
 import ast
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from wynot.analysis.calls import (
@@ -92,6 +92,41 @@ def shapes(tree: ast.Module) -> Shapes:
     return _walk_calls(tree)[2]
 
 
+# Fields that hold no node the walks look at: names, numbers, and the context
+# and operator singletons (a third of a tree's nodes).
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "name", "id", "attr", "arg", "module",
+                             "asname", "type_comment", "kind", "level", "conversion",
+                             "is_async", "simple", "tag"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of ``node`` in :func:`ast.iter_child_nodes`' order, without
+    the context and operator singletons; faster than it."""
+    kind = type(node)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+    found: list[ast.AST] = []
+    for field in fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
+
+
+def _walk(tree: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``tree`` breadth first, as :func:`ast.walk` yields them, without
+    the context and operator singletons."""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(_children(node))
+        yield node
+
+
 def _walk_calls(tree: ast.Module) -> tuple[dict[int, Pairs], dict[int, Pairs], Shapes]:
     """Parameters and keywords by line, and signatures and call shapes, in one walk.
 
@@ -103,7 +138,7 @@ def _walk_calls(tree: ast.Module) -> tuple[dict[int, Pairs], dict[int, Pairs], S
     signatures: list[tuple[frozenset[int], str, Signature]] = []
     calls: list[tuple[frozenset[int], Call]] = []
     methods: dict[ast.AST, str] = {}  # a def directly in a class body -> the class name
-    for node in ast.walk(tree):  # breadth first: a class comes before its methods
+    for node in _walk(tree):  # breadth first: a class comes before its methods
         if isinstance(node, ast.ClassDef):
             for child in node.body:
                 if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -152,7 +187,7 @@ def _walk_names(tree: ast.Module) -> tuple[dict[int, set[tuple[str, str, bool]]]
     def visit(node: ast.AST, prefix: str, owner: str = "", nested: bool = False) -> None:
         """``nested``: ``node`` is inside a statement (a def in an ``if`` is no scope
         for grouping)."""
-        for child in ast.iter_child_nodes(node):
+        for child in _children(node):
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef
                           | ast.ClassDef) and not nested:
                 found.append((child.lineno, child.end_lineno or child.lineno,
@@ -179,7 +214,7 @@ def _walk_names(tree: ast.Module) -> tuple[dict[int, set[tuple[str, str, bool]]]
     def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, owner: str,
               nested: bool) -> None:
         names = set()
-        for parameter in ast.walk(node.args):
+        for parameter in _walk(node.args):
             if isinstance(parameter, ast.arg):
                 names.add(parameter.arg)
                 uses.setdefault(parameter.lineno, set()).add((name, parameter.arg, True))
@@ -207,7 +242,7 @@ def _walk_names(tree: ast.Module) -> tuple[dict[int, set[tuple[str, str, bool]]]
                 names.add(current.asname or current.name.split(".")[0])
             elif isinstance(current, ast.ExceptHandler) and current.name:
                 names.add(current.name)
-            todo.extend(ast.iter_child_nodes(current))
+            todo.extend(_children(current))
         bound[name] = frozenset(names)
         visit(node, f"{name}.", nested=nested)
 

@@ -12,7 +12,9 @@ signatures, call shapes and scopes come from their ``ast``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, fields
+from typing import Any
 
 from wynot.analysis.calls import Call, Signature
 from wynot.analysis.lexical import (
@@ -73,6 +75,18 @@ class Symbols:
     locals_unbound: frozenset[tuple[str, str]] = frozenset()
     locals_read_old: frozenset[tuple[str, str]] = frozenset()
 
+    def __post_init__(self) -> None:
+        """Share what repeats across a large diff's changes: one empty set (each is
+        216 bytes, and most of a change's sets are empty) and one copy of each
+        identifier it mentions (a few thousand names among hundreds of
+        thousands of mentions)."""
+        for name in _SETS:
+            if not getattr(self, name):
+                object.__setattr__(self, name, _EMPTY)
+        for name in ("used", "old"):
+            if value := getattr(self, name):
+                object.__setattr__(self, name, frozenset(map(sys.intern, value)))
+
     @property
     def signature_pairs(self) -> frozenset[tuple[str, str]]:
         """Every (function, keyword) pair whose use or definition this change alters."""
@@ -87,6 +101,10 @@ class Symbols:
     @property
     def mentioned(self) -> frozenset[str]:
         return self.used | self.old | self.defined | self.undefined
+
+
+_EMPTY: frozenset[Any] = frozenset()
+_SETS = tuple(f.name for f in fields(Symbols) if f.name != "code")
 
 
 @dataclass(frozen=True, slots=True)
