@@ -17,6 +17,7 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -104,7 +105,8 @@ def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | N
     """:func:`~wynot.analysis.model.read_files` of every file of a large diff, in
     ``workers`` processes (default: one per CPU this process may use, at most
     ``MAX_WORKERS``); None for a diff under ``PARALLEL_FROM`` changes, or where
-    processes cannot be forked.
+    processes cannot be forked safely (not at all, or while another thread runs:
+    the live progress display on a terminal).
 
     The workers are forked, so they see the diff without copying it; each
     reads a share of the files (by size) and sends back what it read, whose
@@ -115,7 +117,8 @@ def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | N
     workers = workers or min(MAX_WORKERS, len(os.sched_getaffinity(0))
                              if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
     if (workers < 2 or len(diff.changes) < PARALLEL_FROM
-            or "fork" not in multiprocessing.get_all_start_methods()):
+            or "fork" not in multiprocessing.get_all_start_methods()
+            or threading.active_count() > 1):  # a fork copies no thread, maybe a held lock
         return None
     global _SHARED
     _SHARED = diff
