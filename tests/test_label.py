@@ -7,10 +7,12 @@ import json
 import sys
 from pathlib import Path
 
+from tester_helpers import import_check, run_tester
+
 from cli_helpers import run_wynot
 from conftest import Executable, GitRepo
 from wynot import tester as testers
-from wynot.analysis.depends import derive
+from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import make_plan
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import RunLog
@@ -129,3 +131,31 @@ def test_an_answer_all_needed_to_build_is_reported_inseparable(make_repo) -> Non
     assert "the cause could not be separated from its context" in text.stdout
     assert "cause and context at once" in text.stdout
     assert "context: without it" not in text.stdout
+
+
+LIMIT_ONLY = import_check("from app.core import LIMIT", "LIMIT == 10")
+
+
+def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> None:
+    """An answer of the cause and sixteen changes nothing needs, each its own unit:
+    after four drops in a row the sweep removes two units at a time, then four,
+    so the sixteen go in fewer runs than one each."""
+    repo = make_repo("batches")
+    spare = {f"app/x{i:02}.py": b"X = %d\n" for i in range(16)}
+    good = repo.commit({"run_test.py": LIMIT_ONLY, "app/__init__.py": b"",
+                        "app/core.py": b"LIMIT = 5\n",
+                        **{p: t % 1 for p, t in spare.items()}})
+    bad = repo.commit({"run_test.py": LIMIT_ONLY, "app/__init__.py": b"",
+                       "app/core.py": b"LIMIT = 10\n",
+                       **{p: t % 2 for p, t in spare.items()}})
+    diff = read_diff(repo.path, good, bad)
+    cause = next(c.id for c in diff.changes if c.path == "app/core.py")
+    everything = frozenset(c.id for c in diff.changes)
+    units = {c.id: c.id for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything, units)
+    assert labelled.chosen == {cause}
+    assert labelled.roles == {cause: CAUSE}
+    runs = [r for r in records if r.ran]
+    assert len(runs) < len(everything) - 1  # one run a unit: 16 drops and the cause
+    assert max(len(everything) - len(r.ids) for r in runs) >= 4  # four units at once

@@ -235,3 +235,28 @@ def test_lines_of_a_configuration_map_back_to_their_hunks(make_repo, context: in
                 assert hunk is not None and ("-" + text.decode()).rstrip("\n") in hunk.text
             else:
                 assert text in old_lines and text in new_lines
+
+
+def test_a_name_from_a_system_header_is_repaired_by_the_include_that_brings_it(
+        make_repo, tmp_path) -> None:
+    """gcc's `'DBL_EPSILON' undeclared`: no change declares it (float.h does), so the
+    hunk that adds `#include <float.h>` to the file of the error repairs it, not the
+    include another file gains, nor the other hunks of the file."""
+    body = b"int other(int n) {\n    return n;\n}\n" + PAD
+    good = {"ini.c": b"#include <stdio.h>\n" + PAD + b"int parse(double a) {\n"
+            b"    return a > 0;\n}\n" + PAD + body,
+            "main.c": b"#include <stdio.h>\n" + PAD + b"int main(void) { return 0; }\n"}
+    bad = {"ini.c": b"#include <stdio.h>\n#include <float.h>\n" + PAD
+           + b"int parse(double a) {\n    return a > DBL_EPSILON;\n}\n" + PAD
+           + body.replace(b"return n;", b"return n + 1;"),
+           "main.c": b"#include <stdio.h>\n#include <math.h>\n" + PAD
+           + b"int main(void) { return 0; }\n"}
+    repo = make_repo("includes")
+    diff = read_diff(repo.path, repo.commit(good), repo.commit(bad), context=0)
+    include = hunk_of(diff, "ini.c", "+#include <float.h>")
+    use = hunk_of(diff, "ini.c", "DBL_EPSILON;")
+    output = compile_config(diff, frozenset({use}), tmp_path)
+    assert "DBL_EPSILON" in output and "undeclared" in output
+    resolution = resolver_for(diff).resolve(output, {use})
+    assert resolution.add == {include}
+    assert (use, include) in resolution.learned

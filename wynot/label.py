@@ -30,6 +30,7 @@ from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, plural
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
+DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,29 +170,57 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
-        removals = sweep_units(chosen, roles.keys(), alone, deps, units, distance)
-        for k, removed in enumerate(removals):
-            if not removed <= chosen:
-                continue  # dropped
-            # idle workers run the removals this sweep tries next (from the
-            # current answer: a drop makes them stale, and they are cancelled)
-            tester.speculate([chosen - r for r in removals[k:] if r <= chosen])
-            rest = chosen - removed
-            if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
-                    rest):  # its unit is context, and the rest needs it: no run
-                tester.predict(rest, "label", "predicted: the rest of its unit needs it")
-                alone.update(removed)
-                continue
-            outcome = _run_label(tester, rest, stop, chosen)
-            if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
-                chosen, roles, alone = rest, {}, set()
-                continue
-            roles.update(dict.fromkeys(removed, CAUSE if outcome is Outcome.PASS else CONTEXT))
-            if len(removed) == 1:
-                alone.update(removed)
+        chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
+
+
+def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
+           removals: list[frozenset[int]], roles: dict[int, str],
+           alone: set[int]) -> tuple[frozenset[int], dict[int, str], set[int]]:
+    """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
+
+    A removal that still FAILS drops what it removed and makes the labels stale.
+    After :data:`DROPS_BEFORE_BATCHES` drops in a row the next removals go
+    together, two in one run, then four, doubling while they FAIL and halving
+    when they do not: a context of hundreds of unneeded changes goes in a
+    logarithmic number of runs. Labels come only from removals of one unit.
+    """
+    at, width, streak = 0, 1, 0
+    while at < len(removals):
+        batch = [r for r in removals[at:at + width] if r <= chosen]  # else dropped
+        removed = frozenset().union(*batch)
+        rest = chosen - removed
+        # idle workers run the removals this sweep tries next (from the current
+        # answer: a drop makes them stale, and they are cancelled)
+        tester.speculate([rest] + [chosen - r for r in removals[at + width:] if r <= chosen])
+        if len(batch) > 1:
+            if rest and _run_label(tester, rest, stop, chosen) is Outcome.FAIL:
+                chosen, roles, alone = rest, {}, set()
+                at, width = at + width, width * 2
+            else:
+                width //= 2  # the same removals again, fewer at a time
+            continue
+        at, width = at + width, 1
+        if not batch:
+            continue
+        if len(removed) == 1 and roles.get(min(removed)) == CONTEXT and not needs.is_closed(
+                rest):  # its unit is context, and the rest needs it: no run
+            tester.predict(rest, "label", "predicted: the rest of its unit needs it")
+            alone.update(removed)
+            continue
+        outcome = _run_label(tester, rest, stop, chosen)
+        if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
+            chosen, roles, alone, streak = rest, {}, set(), streak + 1
+            width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
+            continue
+        streak = 0
+        roles.update(dict.fromkeys(removed, CAUSE if outcome is Outcome.PASS else CONTEXT))
+        if len(removed) == 1:
+            alone.update(removed)
+    return chosen, roles, alone
 
 
 def cores(chosen: frozenset[int], found: frozenset[int],

@@ -2,8 +2,15 @@
 
 For a configuration it
 
-1. predicts UNRESOLVED without running anything when the configuration is
-   not closed under the known dependencies (paper, section 6);
+1. when the configuration is not closed under the known dependencies, tests
+   it closed under the *learned* ones instead, if that is closed under all
+   and adds at most :data:`MAX_KNOWN_REPAIR` changes (a repair that built
+   before, made again without the failed build first; if it does not build,
+   the configuration is UNRESOLVED, with no further rounds, and once such
+   repairs have failed more often than built they are not made again);
+   else, or with the loop off, it predicts UNRESOLVED without running
+   anything (paper, section 6): derived dependencies are guesses, and a
+   configuration they say cannot build is not grown on them;
 2. otherwise runs the test (through :class:`~wynot.tester.Tester`);
 3. when that run did not build, runs the failure-resolution loop (paper,
    section 8): adds the few changes that the errors point to and retries.
@@ -31,6 +38,7 @@ from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
+MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 
 
 @dataclass
@@ -42,16 +50,34 @@ class SearchOracle:
     resolver: Resolver | Callable[[], Resolver] | None
     resolve_patterns: Sequence[str] = ()
     learned: int = field(default=0)
+    # The dependencies learned from repairs that built (also in ``deps``).
+    taught: Dependencies = field(default_factory=Dependencies)
+    # Repairs by learned dependencies that built, and that did not: once more of
+    # them fail than build, the learned ones are known to be incomplete, and a
+    # configuration they do not close is predicted again.
+    built: int = field(default=0)
+    unbuilt: int = field(default=0)
     confirm: int = 1  # runs in a row a FAIL must hold (a flaky test: more than 1)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
-            missing = len(self.deps.closure(config) - config)
-            return self.tester.predict(config, "search",
-                                       f"predicted: needs {missing} more changes").outcome
-        record = self.tester.run(config, "search")
-        if self.resolver is not None:
-            record = self._resolve(config, record)
+            repaired = self.taught.closure(config)  # the repairs that built before
+            if (self.resolver is None or len(repaired - config) > MAX_KNOWN_REPAIR
+                    or not self.deps.is_closed(repaired) or self.unbuilt > self.built):
+                missing = len(self.deps.closure(config) - config)
+                return self.tester.predict(config, "search",
+                                           f"predicted: needs {missing} more changes").outcome
+            self.tester.progress(f"resolving: learned dependencies -> adding "
+                                 f"{len(repaired - config)} changes")
+            record = self.tester.run(repaired, "search", resolving=config)
+            if self.did_not_build(record):  # learning was not enough: no further rounds
+                self.unbuilt += 1
+            else:
+                self.built += 1
+        else:
+            record = self.tester.run(config, "search")
+            if self.resolver is not None:
+                record = self._resolve(config, record)
         fresh = record.source == RAN or (record.source == CACHED and record.earlier_run)
         if self.confirm > 1 and record.outcome is Outcome.FAIL and fresh:
             record = self.tester.confirm(record, self.confirm)
@@ -79,6 +105,7 @@ class SearchOracle:
             if not self.did_not_build(record):
                 for a, b in learned:
                     self.learned += self.deps.add(a, b)
+                    self.taught.add(a, b)
                 return record
             resolver = self._resolver()
             resolution = resolver.resolve(record.output_text(), enlarged)

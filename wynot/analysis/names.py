@@ -92,6 +92,10 @@ class NameIndex:
             return fixes, mentioning if fixes else set()
         return fixes, mentioning | users
 
+    def declares(self, name: str) -> bool:
+        """Whether any change defines, declares, imports or removes ``name``."""
+        return name in self.definers or name in self.declarers or name in self.removers
+
     def _declared(self, diagnostic: Diagnostic, applied: frozenset[int], files: set[int],
                   file_of: Mapping[int, int]) -> set[int] | None:
         """Rule 1, or None when no C/C++ change declares the name."""

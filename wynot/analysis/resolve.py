@@ -8,7 +8,9 @@ traceback, ``x.c:12:5: error: 'offset' undeclared``, ``undefined reference to
 applied, that can repair each: the hunk that rewrites the line the error is
 on, else the change that defines (or declares) exactly that name where the
 message qualifies it, else the changes bound to it in a narrower way (the old
-users of a name an applied change removed, the hunks of the same function). A
+users of a name an applied change removed, the hunks of the same function),
+else, for a C name that no change declares, the hunks that add an
+``#include`` to the file of the error. A
 name defined or mentioned in many places points nowhere. It also says which
 applied changes the error came from, so that the dependency can be learned.
 Pure: the caller runs the tests.
@@ -81,6 +83,7 @@ class Resolver:
         self._index = NameIndex(symbols, declared or {})
         self._scopes = {cid: scope for cid, scope in (scopes or {}).items() if scope}
         self._modules = _module_files(diff) if diff is not None else {}
+        self._includers = _include_adders(diff) if diff is not None else {}
 
     def diagnostics(self, output: str) -> list[Diagnostic]:
         """What the output reports: the built-in readers, then the user's patterns."""
@@ -167,6 +170,10 @@ class Resolver:
         owners = self._owners(diagnostic.qualifier)
         fixes, found_users = self._index.repair(
             diagnostic, applied, users, files, owners, self._files, self._scopes)
+        if not fixes and diagnostic.kind in ("undefined", "type") and files and (
+                not self._index.declares(diagnostic.name)):
+            fixes = {c for f in files for c in self._includers.get(f, ()) if c not in applied}
+            fixes = fixes if len(fixes) <= MAX_REPAIR else set()
         return fixes, users or found_users  # the error's own line, when it is known
 
     def _places(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
@@ -195,6 +202,22 @@ def _label(diagnostic: Diagnostic) -> str:
         return f"{diagnostic.name} in {qualifier}" if qualifier else diagnostic.name
     where = diagnostic.locations[0] if diagnostic.locations else None
     return f"{where.path.rsplit('/', 1)[-1]}:{where.line}" if where else diagnostic.kind
+
+
+_INCLUDE = re.compile(r"^\+\s*#\s*(?:include|import)\b", re.MULTILINE)
+
+
+def _include_adders(diff: Diff) -> dict[int, list[int]]:
+    """File -> the hunks that add an ``#include`` line to it (C, C++, Objective-C).
+
+    A C name that no change declares (``DBL_EPSILON``, ``fabs``) comes from a
+    header, and the hunk that adds that header's ``#include`` to the file of
+    the error repairs it."""
+    adders: dict[int, list[int]] = {}
+    for change in diff.changes:
+        if change.hunk is not None and _INCLUDE.search(change.hunk.text):
+            adders.setdefault(change.file, []).append(change.id)
+    return adders
 
 
 def _module_files(diff: Diff) -> dict[str, list[int]]:

@@ -1,0 +1,102 @@
+"""The search's oracle: a configuration that the learned dependencies say cannot
+build is repaired by them (a bounded repair, really run), not written off; one
+that only derived dependencies rule out is predicted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tester_helpers import import_check, run_tester
+
+from wynot.analysis.depends import Dependencies
+from wynot.analysis.resolve import Resolver
+from wynot.analysis.symbols import change_symbols
+from wynot.diffread import read_diff
+from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
+from wynot.outcome import Outcome
+from wynot.result import PREDICTED, RAN
+
+PAD = b"".join(b"# filler %d\n" % i for i in range(8))
+RUNNER = import_check("from app.a import VALUE", "VALUE == 6")
+
+
+def runtime_name_repo(make_repo, name: str, good_extra: dict[str, bytes],
+                      bad_extra: dict[str, bytes], b_bad: bytes) -> tuple:
+    """a.py starts reading a name from b.py at run time (no analysis sees it); b.py
+    becomes ``b_bad``; the other files go from ``good_extra`` to ``bad_extra``.
+    Returns (repo, GOOD, diff, a.py's change)."""
+    repo = make_repo(name)
+    base = {"run_test.py": RUNNER, "app/__init__.py": b""}
+    good = repo.commit({**base, **good_extra,
+                        "app/a.py": b"import importlib\n" + PAD + b"VALUE = 2\n",
+                        "app/b.py": b"OLD = 2\n" + PAD})
+    bad = repo.commit({**base, **bad_extra, "app/a.py": b"import importlib\n" + PAD
+                       + b"VALUE = getattr(importlib.import_module('app.b'), 'NEW') * 2\n",
+                       "app/b.py": b_bad})
+    diff = read_diff(repo.path, good, bad)
+    return repo, good, diff, next(c.id for c in diff.changes if c.path == "app/a.py")
+
+
+def oracle_run(make_repo, tmp_path: Path, extra: int,
+               learned: bool = True) -> tuple[Outcome, list, int, int]:
+    """a.py starts reading a name from b.py at run time (no analysis sees it); b.py
+    gains it. ``extra`` more files change too, each needed by b.py's change. The
+    dependencies are learned (as from repairs that built), or derived guesses."""
+    others = {f"app/o{i}.py": b"X = 1\n" for i in range(extra)}
+    repo, good, diff, user = runtime_name_repo(
+        make_repo, "known", others, dict.fromkeys(others, b"X = 2\n"), b"OLD = 2\n" + PAD
+        + b"NEW = 3\n")
+    definer = next(c.id for c in diff.changes if c.path == "app/b.py")
+    pairs = [(user, definer)] + [(definer, c.id) for c in diff.changes
+                                 if c.path.startswith("app/o")]
+    deps = Dependencies()
+    taught = Dependencies()
+    for a, b in pairs:
+        deps.add(a, b)
+        if learned:
+            taught.add(a, b)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=taught)
+        outcome = oracle(frozenset({user}))
+    return outcome, records, user, definer
+
+
+def test_a_configuration_missing_a_learned_need_is_tested_with_it(make_repo, tmp_path) -> None:
+    outcome, records, user, definer = oracle_run(make_repo, tmp_path, 0)
+    assert outcome is Outcome.FAIL
+    assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user, definer}))]
+
+
+def test_a_repair_past_the_bound_is_still_predicted(make_repo, tmp_path) -> None:
+    outcome, records, _, _ = oracle_run(make_repo, tmp_path, MAX_KNOWN_REPAIR)
+    assert outcome is Outcome.UNRESOLVED
+    assert [r.source for r in records] == [PREDICTED]
+
+
+def test_a_derived_need_is_no_repair(make_repo, tmp_path) -> None:
+    outcome, records, _, _ = oracle_run(make_repo, tmp_path, 0, learned=False)
+    assert outcome is Outcome.UNRESOLVED
+    assert [r.source for r in records] == [PREDICTED]
+
+
+def test_a_learned_repair_that_does_not_build_ends_there(make_repo, tmp_path) -> None:
+    """b.py's new name now needs a name that o.py gains, which nothing learned:
+    the repair by the learned dependency runs once, does not build, and is not
+    grown further; having failed more often than built, it is not made again."""
+    repo, good, diff, user = runtime_name_repo(
+        make_repo, "unbuilt", {"app/o.py": b"X = 1\n" + PAD},
+        {"app/o.py": b"X = 1\n" + PAD + b"NEWX = 3\n"},
+        b"from app.o import NEWX\nOLD = 2\n" + PAD + b"NEW = NEWX\n")
+    definers = frozenset(c.id for c in diff.changes if c.path == "app/b.py")
+    deps, taught = Dependencies(), Dependencies()
+    for definer in definers:
+        deps.add(user, definer)
+        taught.add(user, definer)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=taught)
+        assert oracle(frozenset({user})) is Outcome.UNRESOLVED
+        assert oracle(frozenset({user})) is Outcome.UNRESOLVED
+    assert [(r.source, r.ids) for r in records] == [(RAN, definers | {user}),
+                                                    (PREDICTED, frozenset())]
