@@ -42,6 +42,8 @@ class Cluster:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.temp = root / "tmp"
+        self.temp.mkdir()
         self.address = f"tcp://127.0.0.1:{free_port()}"
         self.processes: list[subprocess.Popen[bytes]] = []
         try:
@@ -64,6 +66,7 @@ class Cluster:
 
     def start(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "WYNOT_"))}
+        env["TMPDIR"] = str(self.temp)  # the workers' clones and worktrees go there
         with (self.root / f"{name}.log").open("wb") as log:
             proc = subprocess.Popen([DASK, *args], stdout=log, stderr=subprocess.STDOUT,
                                     cwd=self.root, env=env, start_new_session=True)
@@ -148,3 +151,13 @@ def test_a_worker_killed_mid_run_loses_a_test_not_the_answer(cluster: Cluster,
     got, expected = json.loads(stdout), json.loads(one.stdout)
     assert [c["label"] for c in got["changes"]] == [c["label"] for c in expected["changes"]]
     assert decisive(got) == decisive(expected)
+    # The killed worker could not remove its clone and worktrees; they are named
+    # after it, and the next run on the machine removes them (here: reclaim alone).
+    left = list(cluster.temp.glob("wynot-worker-*"))
+    assert left, "the killed worker's clone"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "WYNOT_"))}
+    subprocess.run([sys.executable, "-c", "from wynot.state import reclaim_tempdirs as r; r()"],
+                   env={**env, "TMPDIR": str(cluster.temp)}, check=True)
+    survivors = [p for p in cluster.temp.iterdir() if p.name.startswith("wynot-")]
+    assert len(survivors) == 1, survivors  # the live worker's own clone
+    assert all(p.name.startswith("wynot-worker-") for p in survivors)

@@ -193,20 +193,22 @@ def test_bounded_output_keeps_exactly_the_head_and_the_tail(chunks, head, tail) 
 
 def test_a_killed_runs_temporary_directories_are_reclaimed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """export, revert and carry directories name their owner; a dead owner's go."""
+    """export, revert, carry and dask worker directories name their owner; a dead
+    owner's go."""
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
     dead = subprocess.run([sys.executable, "-c", "from wynot.state import owner_token as t;"
                            "print(t())"], capture_output=True, text=True, check=True)
     token = dead.stdout.strip()
-    left = [tmp_path / f"wynot-{kind}-{token}.x1" for kind in ("export", "revert", "carry")]
+    left = [tmp_path / f"wynot-{kind}-{token}.x1"
+            for kind in ("export", "revert", "carry", "worker")]
     for path in left:
         (path / "objects").mkdir(parents=True)
     with owned_tempdir("export") as mine:
         assert Path(mine).parent == tmp_path and owner_token() in Path(mine).name
         other = tmp_path / "wynot-notes.txt"
         other.write_text("not ours\n")
-        assert reclaim_tempdirs() == 3
+        assert reclaim_tempdirs() == 4
         assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
             [Path(mine).name, other.name])
     assert not Path(mine).exists()

@@ -33,6 +33,7 @@ from wynot.executor import Cancelled, Execution, Job, execute
 from wynot.git import git
 from wynot.patch import TreeBuilder, tree_states
 from wynot.runner import Commands
+from wynot.state import owner_token
 from wynot.worktree import ScratchWorktree, scratch_worktree
 
 TAIL_BYTES = 64 * 1024  # of each run's output, sent back to wynot
@@ -176,7 +177,9 @@ def _session(session: str, source: object) -> _Session:
         state = _SESSIONS.get(session)
         if state is not None:
             return state
-        root = Path(tempfile.mkdtemp(prefix="wynot-worker-"))
+        # named after this worker process: if it is killed, the next wynot run on
+        # this machine removes the clone and its worktrees (state.reclaim_tempdirs)
+        root = Path(tempfile.mkdtemp(prefix=f"wynot-worker-{owner_token()}."))
         clone = root / "repo"
         origin = str(source)
         if isinstance(source, bytes):
@@ -198,7 +201,8 @@ def _worktree(state: _Session, good: str, token: str,
     with state.lock:
         known = state.worktrees.get(thread)
         if known is None:
-            worktree = state.stack.enter_context(scratch_worktree(state.clone, good, base))
+            worktree = state.stack.enter_context(
+                scratch_worktree(state.clone, good, base, within=state.root))
             trees = TreeBuilder(diff)
             state.worktrees[thread] = (worktree, token, trees)
             return worktree, trees

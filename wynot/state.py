@@ -77,7 +77,7 @@ def is_alive(token: str) -> bool:
     return not start or process_start(pid) in (start, "")
 
 
-TEMP_KINDS = ("export", "revert", "carry")  # short-lived temporary directories
+TEMP_KINDS = ("export", "revert", "carry", "worker")  # directories named after their owner
 
 
 @contextlib.contextmanager

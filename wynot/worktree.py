@@ -178,9 +178,10 @@ _UNKNOWN = object()  # the state of a path not written yet, or lost after an err
 
 @contextlib.contextmanager
 def scratch_worktree(
-    repo: Path, good: str, base: Mapping[str, FileState | None]
+    repo: Path, good: str, base: Mapping[str, FileState | None], within: Path | None = None
 ) -> Iterator[ScratchWorktree]:
-    """Create a detached worktree of ``good`` in a new temporary directory.
+    """Create a detached worktree of ``good`` in a new temporary directory (inside
+    ``within`` when given: a directory that goes with its owner).
 
     ``base`` is the state of the paths the search will touch, in GOOD. The
     worktree is removed and pruned on exit, also on KeyboardInterrupt and
@@ -193,7 +194,7 @@ def scratch_worktree(
     common = find_repo(repo).git_dir
     state = state_dir(common)
     reclaim(repo, state)
-    parent = Path(tempfile.mkdtemp(prefix="wynot-"))
+    parent = Path(tempfile.mkdtemp(prefix="wynot-", dir=within))
     root = parent / "worktree"
     record = write_owner(state, root, parent)
     try:
