@@ -33,7 +33,7 @@ from wynot.executor import Cancelled, Execution, Job, execute
 from wynot.git import git
 from wynot.patch import TreeBuilder, tree_states
 from wynot.runner import Commands
-from wynot.state import owner_token
+from wynot.state import owned_prefix
 from wynot.worktree import ScratchWorktree, scratch_worktree
 
 TAIL_BYTES = 64 * 1024  # of each run's output, sent back to wynot
@@ -179,7 +179,7 @@ def _session(session: str, source: object) -> _Session:
             return state
         # named after this worker process: if it is killed, the next wynot run on
         # this machine removes the clone and its worktrees (state.reclaim_tempdirs)
-        root = Path(tempfile.mkdtemp(prefix=f"wynot-worker-{owner_token()}."))
+        root = Path(tempfile.mkdtemp(prefix=owned_prefix("worker")))
         clone = root / "repo"
         origin = str(source)
         if isinstance(source, bytes):

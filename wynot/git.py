@@ -87,14 +87,18 @@ def git_text(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> st
     return os.fsdecode(git(repo, *args, env=env)).rstrip("\n")
 
 
+def _user_config(repo: Path, *args: str) -> str | None:
+    """``git config --get ARGS`` as the user's configuration says (no override of
+    wynot's own); None when the key is not set."""
+    proc = subprocess.run(["git", "-C", str(repo), "config", *args], capture_output=True,
+                          env=clean_environment(), check=False)
+    return os.fsdecode(proc.stdout).strip().lower() if proc.returncode == 0 else None
+
+
 def autocrlf(repo: Path) -> str:
     """The user's effective ``core.autocrlf`` in ``repo``: "true", "input" or "false"."""
-    proc = subprocess.run(
-        ["git", "-C", str(repo), "config", "--get", "core.autocrlf"],
-        capture_output=True, env=clean_environment(), check=False,
-    )
-    value = os.fsdecode(proc.stdout).strip().lower()
-    if proc.returncode == 0 and not value:  # "[core] autocrlf" alone means true
+    value = _user_config(repo, "--get", "core.autocrlf")
+    if value == "":  # "[core] autocrlf" alone means true
         return "true"
     if value == "input":
         return "input"
@@ -104,11 +108,7 @@ def autocrlf(repo: Path) -> str:
 def symlinks(repo: Path) -> bool:
     """The user's effective ``core.symlinks`` in ``repo``: False when a checkout writes
     a symlink as a plain file holding the link text (git's default is True)."""
-    proc = subprocess.run(
-        ["git", "-C", str(repo), "config", "--type=bool", "--get", "core.symlinks"],
-        capture_output=True, env=clean_environment(), check=False,
-    )
-    return not (proc.returncode == 0 and os.fsdecode(proc.stdout).strip() == "false")
+    return _user_config(repo, "--type=bool", "--get", "core.symlinks") != "false"
 
 
 @dataclass(frozen=True, slots=True)

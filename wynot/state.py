@@ -80,12 +80,18 @@ def is_alive(token: str) -> bool:
 TEMP_KINDS = ("export", "revert", "carry", "worker")  # directories named after their owner
 
 
+def owned_prefix(kind: str) -> str:
+    """The name prefix ``wynot-KIND-<owner token>.`` of a temporary directory this
+    process owns: if it is killed, the next run's :func:`reclaim_tempdirs` removes
+    the directory (its name says whose it was)."""
+    assert kind in TEMP_KINDS, kind
+    return f"wynot-{kind}-{owner_token()}."
+
+
 @contextlib.contextmanager
 def owned_tempdir(kind: str) -> Iterator[str]:
-    """A temporary directory ``$TMPDIR/wynot-KIND-<owner token>.XXXX``, removed when the
-    block ends; if this process is killed first, the next run's
-    :func:`reclaim_tempdirs` removes it (its name says whose it was)."""
-    with tempfile.TemporaryDirectory(prefix=f"wynot-{kind}-{owner_token()}.") as tmp:
+    """A temporary directory named by :func:`owned_prefix`, removed when the block ends."""
+    with tempfile.TemporaryDirectory(prefix=owned_prefix(kind)) as tmp:
         yield tmp
 
 
