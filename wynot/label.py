@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
+from wynot.grow import Repair, grow
 from wynot.lookahead import Lookahead, plan_ahead
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -141,14 +142,18 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
-          found: frozenset[int], units: Mapping[int, int]) -> Labelled:
+          found: frozenset[int], units: Mapping[int, int],
+          repair: Repair | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
     the grouping's unit of each change. First the cause alone and the cause
     with the changes it needs by the derived dependencies (one run each,
     when they differ from the answer): if either fails, the rest of the
-    context goes at once. Then the changes the dependencies pulled in from
+    context goes at once. With ``repair`` (failure resolution), the cause
+    alone is tried even where the derived dependencies say it cannot build,
+    and an import or build error it reports is repaired by changes of the
+    answer (:func:`wynot.grow.grow`). Then the changes the dependencies pulled in from
     afar, all together. Then :func:`sweep_units`: each unit removed whole,
     and single changes only inside the units that stay. A removal that still
     FAILS drops what it removed, which makes the answer 1-minimal over units
@@ -159,8 +164,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     """
     needs = deps.needs_only()
     distance = _distances(needs, found)
-    for core in cores(chosen, found, needs):  # the rest of the context at once
-        if _run_label(tester, core, stop, chosen) is Outcome.FAIL:
+    for core in cores(chosen, found, needs, closed_only=repair is None):
+        if repair is not None:  # the rest of the context at once, or all but repairs
+            grown = grow(tester, repair, core, chosen, stop)
+            if grown is not None:
+                chosen = grown
+                break
+        elif _run_label(tester, core, stop, chosen) is Outcome.FAIL:
             chosen = core
             break
     far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
@@ -223,15 +233,16 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     return chosen, roles, alone
 
 
-def cores(chosen: frozenset[int], found: frozenset[int],
-          needs: Dependencies) -> list[frozenset[int]]:
+def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
+          closed_only: bool = True) -> list[frozenset[int]]:
     """The smaller answers to try first: dd+'s answer alone, then with its derived
-    closure; only those smaller than ``chosen`` that the dependencies let build. Pure."""
+    closure; only those smaller than ``chosen``, and with ``closed_only`` only those
+    that the dependencies let build. Pure."""
     tries: list[frozenset[int]] = []
     core = found & chosen
     for candidate in (core, needs.closure(core) & chosen):
-        if candidate and candidate < chosen and candidate not in tries and needs.is_closed(
-                candidate):
+        if candidate and candidate < chosen and candidate not in tries and (
+                not closed_only or needs.is_closed(candidate)):
             tries.append(candidate)
     return tries
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.depends import Dependencies
-from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.analysis.resolve import Resolution, Resolver, is_construction_failure
 from wynot.outcome import Outcome
 from wynot.result import CACHED, RAN, TestRecord
 from wynot.runner import Reason
@@ -90,6 +90,13 @@ class SearchOracle:
         if record.reason == Reason.BUILD_FAILED.value or record.reason.startswith(DID_NOT_BUILD):
             return True
         return is_construction_failure(record.output_text(), self.resolve_patterns)
+
+    def resolution(self, output: str, applied: frozenset[int]) -> Resolution | None:
+        """What failure resolution adds to ``applied`` for the errors ``output``
+        reports: None with the loop off, or when the output shows no build error."""
+        if self.resolver is None or not is_construction_failure(output, self.resolve_patterns):
+            return None
+        return self._resolver().resolve(output, applied)
 
     def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
         """Grow a configuration that did not build until it does, or give up.
