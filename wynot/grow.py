@@ -40,14 +40,14 @@ def round_limit(within: frozenset[int]) -> int:
 
 
 def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset[int],
-         stop: Callable[[], bool]) -> frozenset[int] | None:
+         stop: Callable[[], bool], phase: str = "label") -> frozenset[int] | None:
     """``core`` grown by repairs from ``within`` until it FAILS: that configuration,
     or None when it passes, an error cannot be repaired, or the rounds run out.
 
     ``repair(output, applied)`` is what failure resolution adds to ``applied``
     for the errors ``output`` reports (None when it reports no build or
-    import error). Raises SearchStopped (carrying ``within``, which fails)
-    once the budget is spent.
+    import error); the runs count as ``phase``. Raises SearchStopped
+    (carrying ``within``, which fails) once the budget is spent.
     """
     config = core
     taken_back: set[int] = set()  # repairs that did not help: never offered again
@@ -55,8 +55,8 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     last: tuple[frozenset[int], frozenset[Diagnostic]] = (frozenset(), frozenset())
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
-            raise SearchStopped(within, tester.runs("label"))
-        record = tester.run(config, "label")
+            raise SearchStopped(within, tester.runs(phase))
+        record = tester.run(config, phase)
         if record.outcome is not Outcome.UNRESOLVED:
             return config if record.outcome is Outcome.FAIL else None
         output = record.output_text()
@@ -79,3 +79,4 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
         config |= add
         last = (frozenset(add), resolution.targets)
     return None
+

@@ -52,11 +52,12 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
     that was really tested. Either way some configuration that contains the
     answer was seen to FAIL (at worst BAD itself). An answer that the known
     dependencies say cannot build is not run: its closure is tried instead,
-    through the oracle (so a build error there is resolved too). Then the
-    context the answer needs is searched inside the smallest failing
-    configuration that contains it, with the answer applied: dd+ over a
-    handful of changes rather than over all the others. Raises SearchStopped
-    when the budget runs out.
+    through the oracle (so a build error there is resolved too). Then, with
+    failure resolution on, the answer is grown by repairs from the smallest
+    failing configuration that contains it (:func:`wynot.grow.grow`); failing
+    that, the context the answer needs is searched inside that configuration,
+    with the answer applied: dd+ over a handful of changes rather than over
+    all the others. Raises SearchStopped when the budget runs out.
     """
     while True:
         closed = oracle.deps.closure(chosen)
@@ -68,6 +69,10 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
+        if oracle.resolver is not None:  # its import or build errors repaired from around
+            grown = grow(tester, oracle.resolution, chosen, around, stop, "search")
+            if grown is not None:
+                return grown
         rest = [c for c in plan.order if c in around and c not in chosen]
         tester.progress(f"the {plural(len(chosen), 'change')} found need"
                         f"{'s' if len(chosen) == 1 else ''} context to fail; searching the "
