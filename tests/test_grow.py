@@ -10,12 +10,15 @@ from tester_helpers import import_check, run_tester
 
 from conftest import GitRepo
 from wynot.analysis.depends import Dependencies
+from wynot.analysis.grouping import make_plan
 from wynot.analysis.resolve import Resolution, Resolver, is_construction_failure
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.grow import grow, round_limit
-from wynot.label import label
+from wynot.label import label, standalone
+from wynot.oracle import SearchOracle
+from wynot.outcome import Outcome
 from wynot.result import CAUSE, CONTEXT
 
 # Exit 125 when the package does not import (the message names module and
@@ -87,6 +90,27 @@ def test_the_cause_alone_is_repaired_and_the_context_drops_at_once(
     assert "cannot import name 'scale' from 'app.helpers'" in runs[0].output_text()
     # Then one removal each: helpers (the first run again, from the memo) and the cause.
     assert len(runs) == 3
+
+
+def test_an_answer_that_needs_context_grows_it_from_the_failing_configuration(
+        make_repo, tmp_path: Path) -> None:
+    """dd+'s answer is the cause alone, which does not import; BAD is the smallest
+    failing configuration around it. The context comes from the repair of the
+    error it reports (one more run), not from dd+ over the thirteen others."""
+    repo, good, bad = release_repo(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    cause = next(c.id for c in diff.changes if c.path == "app/core.py")
+    helper = next(c.id for c in diff.changes if c.path == "app/helpers.py")
+    everything = frozenset(c.id for c in diff.changes)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    plan = make_plan(diff, ("none",), symbols, Dependencies())
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        assert tester.run(everything, "premise").outcome is Outcome.FAIL
+        oracle = SearchOracle(tester, Dependencies(), lambda: Resolver(symbols, diff=diff))
+        found = standalone(tester, plan, oracle, frozenset({cause}), lambda: False, False)
+    assert found == {cause, helper}
+    assert [r.ids for r in records if r.ran] == [everything, frozenset({cause}),
+                                                frozenset({cause, helper})]
 
 
 def test_without_a_precise_repair_nothing_grows(make_repo, tmp_path: Path) -> None:
