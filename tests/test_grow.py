@@ -11,7 +11,7 @@ from tester_helpers import import_check, run_tester
 from conftest import GitRepo
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import make_plan
-from wynot.analysis.resolve import Resolution, Resolver, is_construction_failure
+from wynot.analysis.resolve import Resolution, Resolver
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
@@ -62,7 +62,7 @@ def resolver_of(diff: Diff):
     resolver = Resolver(symbols, diff=diff)
 
     def repair(output: str, applied: frozenset[int]) -> Resolution | None:
-        return resolver.resolve(output, applied) if is_construction_failure(output) else None
+        return resolver.resolve(output, applied)
 
     return repair
 

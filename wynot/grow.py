@@ -28,6 +28,7 @@ from wynot.analysis.diagnostics import Diagnostic
 from wynot.analysis.resolve import Resolution
 from wynot.dd import SearchStopped
 from wynot.outcome import Outcome
+from wynot.result import CACHED, RAN, TestRecord
 from wynot.tester import Tester
 
 MAX_ATTEMPTS = 2  # repairs one diagnostic may get before the attempt ends
@@ -37,6 +38,13 @@ Repair = Callable[[str, frozenset[int]], "Resolution | None"]
 def round_limit(within: frozenset[int]) -> int:
     """Runs one attempt may cost: 2⌈log2 n⌉ + 2 for an answer of n changes."""
     return 2 * math.ceil(math.log2(max(len(within), 2))) + 2
+
+
+def worth_growing(core: frozenset[int], within: frozenset[int]) -> bool:
+    """Whether ``within`` leaves out more changes than :func:`grow` may cost runs:
+    for a handful of changes, removing them one at a time (or dd+ over them) is
+    as cheap, and a repair round costs a run even when it does not help."""
+    return len(within - core) > round_limit(within)
 
 
 def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset[int],
@@ -56,7 +64,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
-        record = tester.run(config, phase)
+        record = _earlier(tester, config) or tester.run(config, phase)
         if record.outcome is not Outcome.UNRESOLVED:
             return config if record.outcome is Outcome.FAIL else None
         output = record.output_text()
@@ -80,3 +88,12 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
         last = (frozenset(add), resolution.targets)
     return None
 
+
+
+def _earlier(tester: Tester, config: frozenset[int]) -> TestRecord | None:
+    """The record of ``config``'s run earlier in this search (a new record of it
+    would count as one more test)."""
+    if not tester.has_run(config):
+        return None
+    return next((r for r in reversed(tester.records)
+                 if r.ids == config and r.source in (RAN, CACHED) and not r.commit), None)

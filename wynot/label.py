@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
-from wynot.grow import Repair, grow
+from wynot.grow import Repair, grow, worth_growing
 from wynot.lookahead import Lookahead, plan_ahead
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -69,7 +69,7 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
-        if oracle.resolver is not None:  # its import or build errors repaired from around
+        if oracle.resolver is not None and worth_growing(chosen, around):  # its errors
             grown = grow(tester, oracle.resolution, chosen, around, stop, "search")
             if grown is not None:
                 return grown
@@ -169,9 +169,10 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     """
     needs = deps.needs_only()
     distance = _distances(needs, found)
-    for core in cores(chosen, found, needs, closed_only=repair is None):
-        if repair is not None:  # the rest of the context at once, or all but repairs
-            grown = grow(tester, repair, core, chosen, stop)
+    growing = repair if repair is not None and worth_growing(found & chosen, chosen) else None
+    for core in cores(chosen, found, needs, closed_only=growing is None):
+        if growing is not None:  # the rest of the context at once, but the repairs
+            grown = grow(tester, growing, core, chosen, stop)
             if grown is not None:
                 chosen = grown
                 break

@@ -93,8 +93,11 @@ class SearchOracle:
 
     def resolution(self, output: str, applied: frozenset[int]) -> Resolution | None:
         """What failure resolution adds to ``applied`` for the errors ``output``
-        reports: None with the loop off, or when the output shows no build error."""
-        if self.resolver is None or not is_construction_failure(output, self.resolve_patterns):
+        reports, None with the loop off. For the output of a run that was
+        UNRESOLVED: every error it names counts, not only build errors (a test
+        that exits 125 on ``'X' object has no attribute 'y'`` said it cannot
+        judge)."""
+        if self.resolver is None:
             return None
         return self._resolver().resolve(output, applied)
 
