@@ -187,7 +187,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, growing)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -195,14 +195,17 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
 
 def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
            removals: list[frozenset[int]], roles: dict[int, str],
-           alone: set[int]) -> tuple[frozenset[int], dict[int, str], set[int]]:
+           alone: set[int], repair: Repair | None = None
+           ) -> tuple[frozenset[int], dict[int, str], set[int]]:
     """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
 
     A removal that still FAILS drops what it removed and makes the labels stale.
     After :data:`DROPS_BEFORE_BATCHES` drops in a row the next removals go
     together, two in one run, then four, doubling while they FAIL and halving
     when they do not: a context of hundreds of unneeded changes goes in a
-    logarithmic number of runs. Labels come only from removals of one unit.
+    logarithmic number of runs. With ``repair``, a batch whose removal is
+    UNRESOLVED gets one more run with the changes its errors name put back
+    (:func:`_removed`). Labels come only from removals of one unit.
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -213,8 +216,9 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         # answer: a drop makes them stale, and they are cancelled)
         tester.speculate([rest] + [chosen - r for r in removals[at + width:] if r <= chosen])
         if len(batch) > 1:
-            if rest and _run_label(tester, rest, stop, chosen) is Outcome.FAIL:
-                chosen, roles, alone = rest, {}, set()
+            kept = _removed(tester, stop, chosen, rest, repair) if rest else None
+            if kept is not None:
+                chosen, roles, alone = kept, {}, set()
                 at, width = at + width, width * 2
             else:
                 width //= 2  # the same removals again, fewer at a time
@@ -297,6 +301,29 @@ def _units(chosen: frozenset[int], deps: Dependencies,
     for change, unit in parent.items():
         groups.setdefault(find(unit), set()).add(change)
     return [frozenset(g) for g in groups.values()]
+
+
+def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset[int],
+             repair: Repair | None) -> frozenset[int] | None:
+    """``rest`` (``chosen`` less a batch of units) if it still FAILS; else, when it is
+    UNRESOLVED and its errors name changes of the batch (``repair``), ``rest`` with
+    those put back if that FAILS (one more run); else None."""
+    if stop() and not tester.has_run(rest):
+        raise SearchStopped(chosen, tester.runs("label"))
+    record = tester.run(rest, "label")
+    if record.outcome is Outcome.FAIL:
+        return rest
+    if repair is None or record.outcome is not Outcome.UNRESOLVED:
+        return None
+    resolution = repair(record.output_text(), rest)
+    if resolution is None:
+        return None
+    back = (resolution.add & chosen) - rest
+    if not back or len(back) * 2 > len(chosen - rest):  # most of the batch: no gain
+        return None
+    tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> putting back "
+                    f"{plural(len(back), 'change')} of the removed ones")
+    return rest | back if _run_label(tester, rest | back, stop, chosen) is Outcome.FAIL else None
 
 
 def _run_label(tester: Tester, config: frozenset[int], stop: Stop,
