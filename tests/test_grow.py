@@ -130,3 +130,44 @@ def test_without_a_precise_repair_nothing_grows(make_repo, tmp_path: Path) -> No
 def test_the_rounds_grow_with_the_logarithm_of_the_answer() -> None:
     assert round_limit(frozenset({1})) == 4
     assert round_limit(frozenset(range(300))) == 20
+
+
+def test_a_batch_that_breaks_an_import_drops_all_but_what_its_error_names(
+        make_repo, tmp_path: Path) -> None:
+    """The cause imports ``scale`` from app/zhelp.py, new in BAD; sixteen modules
+    change that nothing needs, each its own unit. After four drops the sweep
+    removes units in batches; the batch that holds zhelp breaks the import, and
+    one more run with zhelp put back drops the rest of that batch."""
+    repo = make_repo("batchrepair")
+    spare = {f"app/x{i:02}.py": b"X = %d\n" for i in range(16)}
+    filler = b"".join(b"# line %d\n" % i for i in range(8))
+    good = repo.commit({"run_test.py": CHECK, "app/__init__.py": b"",
+                        "app/core.py": b"import os\n" + filler + b"LIMIT = 5\n",
+                        "app/zhelp.py": b"def double(x):\n    return 2 * x\n" + filler,
+                        **{p: t % 1 for p, t in spare.items()}})
+    bad = repo.commit({"run_test.py": CHECK, "app/__init__.py": b"",
+                       "app/core.py": b"import os\n" + filler
+                       + b"from app.zhelp import scale\nLIMIT = scale(5)\n",
+                       "app/zhelp.py": b"def double(x):\n    return 2 * x\n" + filler
+                       + b"def scale(x):\n    return 2 * x\n",
+                       **{p: t % 2 for p, t in spare.items()}})
+    diff = read_diff(repo.path, good, bad)
+    cause = next(c.id for c in diff.changes if c.path == "app/core.py")
+    helper = next(c.id for c in diff.changes if c.path == "app/zhelp.py")
+    everything = frozenset(c.id for c in diff.changes)
+    units = {c.id: c.id for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything,
+                         units, resolver_of(diff))
+    assert labelled.chosen == {cause, helper}
+    assert labelled.roles == {cause: CAUSE, helper: CONTEXT}
+    runs = [r for r in records if r.ran]
+    # 4 single drops, batches of 2 and 4 (FAIL), a batch of 8 with zhelp in it:
+    # only the cause is left, which does not import; zhelp put back, it FAILS.
+    broken = next(i for i, r in enumerate(runs) if r.ids == {cause})
+    assert "cannot import name 'scale' from 'app.zhelp'" in runs[broken].output_text()
+    assert runs[broken + 1].ids == {cause, helper}
+    assert runs[broken + 1].outcome is Outcome.FAIL
+    with run_tester(repo, good, diff, tmp_path / "plain") as (tester, plain):
+        label(tester, everything, lambda: False, Dependencies(), everything, units)
+    assert len(runs) < len([r for r in plain if r.ran])  # halving the batch instead

@@ -179,6 +179,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
         elif _run_label(tester, core, stop, chosen) is Outcome.FAIL:
             chosen = core
             break
+    batches = repair if repair is not None and worth_growing(frozenset(), chosen) else None
     far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
     if len(far) > 1 and far < chosen and _run_label(
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
@@ -187,7 +188,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, growing)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
