@@ -64,7 +64,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
-        record = _earlier(tester, config) or tester.run(config, phase)
+        record = _earlier(tester, config) or tester.decide(config, phase)
         if record.outcome is not Outcome.UNRESOLVED:
             return config if record.outcome is Outcome.FAIL else None
         output = record.output_text()

@@ -311,7 +311,7 @@ def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset
     those put back if that FAILS (one more run); else None."""
     if stop() and not tester.has_run(rest):
         raise SearchStopped(chosen, tester.runs("label"))
-    record = tester.run(rest, "label")
+    record = tester.decide(rest, "label")
     if record.outcome is Outcome.FAIL:
         return rest
     if repair is None or record.outcome is not Outcome.UNRESOLVED:
