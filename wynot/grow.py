@@ -41,10 +41,13 @@ def round_limit(within: frozenset[int]) -> int:
 
 
 def worth_growing(core: frozenset[int], within: frozenset[int]) -> bool:
-    """Whether ``within`` leaves out more changes than :func:`grow` may cost runs:
-    for a handful of changes, removing them one at a time (or dd+ over them) is
-    as cheap, and a repair round costs a run even when it does not help."""
-    return len(within - core) > round_limit(within)
+    """Whether growing ``core`` inside ``within`` can pay for its runs: ``core`` is
+    at most half of ``within`` (a growth that cannot halve the configuration saves
+    less than its rounds cost), and ``within`` leaves out more changes than
+    :func:`grow` may cost runs (for a handful, removing them one at a time, or
+    dd+ over them, is as cheap, and a round costs a run even when it does not
+    help). Checked again before every round."""
+    return 2 * len(core) <= len(within) and len(within - core) > round_limit(within)
 
 
 def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset[int],
@@ -80,7 +83,8 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
         add = (resolution.add & within) - config - taken_back
         for target in resolution.targets:
             attempts[target] = attempts.get(target, 0) + 1
-        if not add or any(n > MAX_ATTEMPTS for n in attempts.values()):
+        if not add or any(n > MAX_ATTEMPTS for n in attempts.values()) or not worth_growing(
+                config | add, within):
             return None
         tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> adding "
                         f"{len(add)} change{'s' if len(add) != 1 else ''} of the answer")
