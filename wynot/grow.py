@@ -1,7 +1,9 @@
 """A small configuration grown by failure resolution inside an answer known to fail.
 
-Labelling starts from an answer that fails but carries context, and tries
-the cause alone first. From GOOD's side a small configuration tends to stay
+dd+'s answer may need context to fail, and labelling starts from an answer
+that fails but carries context; both try the cause alone first (the search's
+``standalone`` inside the smallest failing configuration seen, labelling
+inside the answer). From GOOD's side a small configuration tends to stay
 buildable and importable, yet the cause alone often does not quite build:
 the error names what is missing (``cannot import name 'X' from 'pkg.mod'``,
 ``name 'f' is not defined``), and failure resolution maps it to the few
@@ -56,8 +58,8 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     or None when it passes, an error cannot be repaired, or the rounds run out.
 
     ``repair(output, applied)`` is what failure resolution adds to ``applied``
-    for the errors ``output`` reports (None when it reports no build or
-    import error); the runs count as ``phase``. Raises SearchStopped
+    for the errors ``output`` reports (None with resolution off); the runs
+    count as ``phase``; a configuration already run is read from its record. Raises SearchStopped
     (carrying ``within``, which fails) once the budget is spent.
     """
     config = core
@@ -91,7 +93,6 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
         config |= add
         last = (frozenset(add), resolution.targets)
     return None
-
 
 
 def _earlier(tester: Tester, config: frozenset[int]) -> TestRecord | None:
