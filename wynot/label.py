@@ -117,7 +117,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
 
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
-    test = Lookahead(search, ask, announce, tester.executor.workers, predict)
+    test = Lookahead(search, ask, announce, tester.executor.workers, predict,
+                     tester.guesses(changes))
     tester.replan = lambda: announce(test.plan())
     try:
         return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)

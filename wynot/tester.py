@@ -25,6 +25,7 @@ from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, sear
 from wynot.changes import Diff, FileState
 from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
 from wynot.executor import Cancelled, Execution, Executor, Handle, Job, did_not_build
+from wynot.lookahead import Guesses
 from wynot.outcome import Outcome
 from wynot.result import (
     CACHED,
@@ -68,6 +69,9 @@ class Tester:
     # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
     # speculative run finishes while the search waits.
     replan: Callable[[], None] | None = field(default=None, repr=False)
+    # Evidence of where the cause lies (change id -> weight, wynot.suspects.weights):
+    # it orders speculative runs only.
+    suspicion: Mapping[int, float] = field(default_factory=dict, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -207,6 +211,12 @@ class Tester:
         return self._add(TestRecord(number, phase, ids, execution.outcome, execution.reason,
                                     execution.duration, execution.output, RAN, commit=commit),
                          execution.worker)
+
+    def guesses(self, changes: Iterable[int]) -> Guesses[int]:
+        """How a looking-ahead search over ``changes`` guesses its answers: by their
+        sizes and :attr:`suspicion` (:class:`~wynot.lookahead.Guesses`)."""
+        universe = frozenset(changes)
+        return Guesses(universe, {c: w for c, w in self.suspicion.items() if c in universe})
 
     def speculate(self, configs: Sequence[frozenset[int]],
                   again: Sequence[frozenset[int]] | None = None) -> None:
