@@ -10,9 +10,9 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+from sample_diffs import clean_env
 
 from dd_oracles import implies
-from sample_diffs import clean_env
 from wynot.dd import dd_plus
 from wynot.diffread import read_diff
 from wynot.lookahead import FLOOR, TRUST, Guesses, plan_ahead, prior
@@ -123,7 +123,7 @@ def test_new_lines_ignore_digits_and_repeats() -> None:
     good = "ok   page_count(41, 20) == 3\nran 12 tests in 0.03s\nok x\n"
     bad = "FAIL page_count(41, 20): expected 3, got 2\nran 12 tests in 0.05s\nok x\nok x\n"
     assert new_lines(bad, good) == ["FAIL page_count(41, 20): expected 3, got 2", "ok x"]
-    assert new_lines(bad, "") == [line for line in bad.splitlines()]
+    assert new_lines(bad, "") == bad.splitlines()
 
 
 def test_documentation_by_name() -> None:
