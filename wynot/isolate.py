@@ -120,7 +120,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     phase: CommitPhase | None = None
     try:
         with open_executor(request.executor, info.toplevel, request.commands, request.jobs,
-                           request.scheduler, progress) as executor:
+                           request.scheduler, progress, warm=good) as executor:
             low, high, premise = good, bad, None
             if chain is not None and (request.strategy == "commits"
                                       or count_between(info.toplevel, good, bad) > 0):
