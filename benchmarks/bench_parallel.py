@@ -10,7 +10,8 @@
 -j value. Printed per run: wall time, its ratio to -j 1, whether the answer
 and the sequence of decisive tests (every answer the search used, in order:
 phase, configuration, outcome) are those of -j 1, and how many runs were
-speculative (started ahead, then used, left unused or cancelled).
+speculative (started ahead, then used, left unused or cancelled), and the
+load average (1 minute) when the run started.
 
 ``commits``: a linear history of N commits whose test starts failing at a
 commit; the multisection's rounds and tests for each width, averaged over
@@ -49,6 +50,7 @@ def test_command(repo: Path) -> list[str]:
 
 
 def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
+    load = os.getloadavg()[0]
     started = time.monotonic()
     proc = subprocess.run([*WYNOT, "good", "bad", "--json", "--no-cache", "-q", "-j", str(jobs),
                            "--", *test_command(repo)], cwd=repo, capture_output=True,
@@ -62,7 +64,7 @@ def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
     decisive = [(e["phase"], str(e["changes"]), e["outcome"]) for e in entries
                 if e["phase"] not in ("speculative", "verify")]
     speculative = [e for e in entries if e["phase"] == "speculative"]
-    return {"wall": wall, "answer": sorted(c["label"] for c in report["changes"]),
+    return {"wall": wall, "load": load, "answer": sorted(c["label"] for c in report["changes"]),
             "decisive": decisive,
             "ran": sum(1 for e in entries if e.get("source") == "run"),
             "cancelled": sum(1 for e in speculative if e["source"] == "cancelled"),
@@ -72,8 +74,8 @@ def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
 def bench_hunks(repos: list[Path], jobs: list[int], markdown: bool) -> None:
     if markdown:
         print("| repository | -j | wall (s) | × -j 1 | same answer | same decisive tests "
-              "| decisive tests | runs used | unused | cancelled |")
-        print("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |")
+              "| decisive tests | runs used | unused | cancelled | load |")
+        print("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for repo in repos:
         base: dict[str, object] | None = None
         for j in jobs:
@@ -83,7 +85,7 @@ def bench_hunks(repos: list[Path], jobs: list[int], markdown: bool) -> None:
             cells = [repo.name, j, f"{row['wall']:.1f}", f"{ratio:.2f}",
                      row["answer"] == base["answer"], row["decisive"] == base["decisive"],
                      len(row["decisive"]), row["ran"], row["unused"],  # type: ignore[arg-type]
-                     row["cancelled"]]
+                     row["cancelled"], f"{row['load']:.1f}"]
             if markdown:
                 print("| " + " | ".join(map(str, cells)) + " |", flush=True)
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from hypothesis import given
@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from sample_diffs import clean_env
 
 from dd_oracles import implies
-from wynot.dd import dd_plus
+from wynot.dd import dd_plus, split_evenly
 from wynot.diffread import read_diff
-from wynot.lookahead import FLOOR, TRUST, Guesses, plan_ahead, prior
+from wynot.lookahead import FLOOR, TRUST, Guesses, plan_ahead, prior, remembered
 from wynot.outcome import Outcome
 from wynot.suspects import documentation, new_lines, suspicion, weights, words
 
@@ -168,3 +168,17 @@ def test_suspicion_points_at_the_changes_the_failure_names(tmp_path: Path) -> No
     frame = f'Traceback (most recent call last):\n  File "/tmp/w/lib.py", line {line}, in f\n'
     located = suspicion(diff, frame + "ValueError\n", "")
     assert max(located, key=located.__getitem__) == helper_9
+
+
+def test_a_remembered_split_cuts_as_the_split_does_and_once_per_run() -> None:
+    calls: list[tuple[tuple[int, ...], int]] = []
+
+    def split(seq: Sequence[int], n: int) -> list[Sequence[int]]:
+        calls.append((tuple(seq), n))
+        return split_evenly(seq, n)
+
+    kept = remembered(split)
+    for seq, n in [(list(range(9)), 2), ((0, 1, 2, 3, 4, 5, 6, 7, 8), 2), (list(range(9)), 3)]:
+        assert [list(p) for p in kept(seq, n)] == [list(p) for p in split_evenly(seq, n)]
+    assert calls == [(tuple(range(9)), 2), (tuple(range(9)), 3)]
+    assert dd_plus(list(range(40)), implies({7}, [], unresolved_rate=0.0), split=kept) == {7}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
-from wynot.lookahead import Lookahead, plan_ahead
+from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, plural
@@ -122,6 +122,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
 
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
+    split = remembered(split)  # the replays split the same runs again and again
     test = Lookahead(search, ask, announce, tester.executor.workers, predict,
                      tester.guesses(changes))
     tester.replan = lambda: announce(test.plan())

@@ -15,12 +15,14 @@ a worker's time, never a wrong answer.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from wynot.dd import Split
 from wynot.outcome import Outcome
 
 T = TypeVar("T", bound=Hashable)
@@ -182,6 +184,19 @@ def plan_ahead(search: Search[T], answers: Mapping[frozenset[T], Outcome], width
         for outcome, odds in guess.odds(question, trail, answers).items():
             heapq.heappush(heap, (weight * odds, next(order), (*path, (question, outcome))))
     return found
+
+
+SPLITS_KEPT = 1024  # splits a remembered split keeps (the latest used)
+
+
+def remembered(split: Split[T], kept: int = SPLITS_KEPT) -> Split[T]:
+    """``split`` (a pure function) with its latest results kept: the replays of a
+    looking-ahead search split the same runs of changes again and again."""
+    @functools.lru_cache(maxsize=kept)
+    def cut(seq: tuple[T, ...], n: int) -> tuple[tuple[T, ...], ...]:
+        return tuple(tuple(part) for part in split(seq, n))
+
+    return lambda seq, n: cut(tuple(seq), n)
 
 
 class Lookahead(Generic[T]):
