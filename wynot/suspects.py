@@ -12,7 +12,9 @@ each change of the diff by that evidence:
   change (its path and its hunk: the header, which names the enclosing
   function, the changed lines and the context lines around them). Each word
   counts by its rarity among the changes (``log(N / df)``): a word that half
-  the diff mentions says little.
+  the diff mentions says little; and a change's sum is divided by the square
+  root of its own number of words (in units of :data:`LENGTH`), since a long
+  hunk mentions more words by chance.
 * **places**: every ``path:line`` and traceback frame of BAD's output that
   falls on a line a change brought adds :data:`PLACE_BONUS` times the
   rarest word's score.
@@ -34,6 +36,7 @@ from wynot.changes import Change, Diff
 
 PLACE_BONUS = 3.0  # a failure located on a change's line outweighs a few shared words
 MIN_WORD = 3  # shorter parts (``i``, ``db``, ``ok``) match too much to tell anything
+LENGTH = 20.0  # a hunk's words, in units of this many: a long hunk mentions more by chance
 MAX_OUTPUT = 200_000  # characters of each output read (the bounded head and tail)
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -103,10 +106,12 @@ def suspicion(diff: Diff, bad_output: str, good_output: str = "") -> dict[int, f
     wanted = words("\n".join(fresh))
     if not diff.changes:
         return {}
-    matched = {c.id: change_words(c) & wanted for c in diff.changes} if wanted else {}
+    every = {c.id: change_words(c) for c in diff.changes} if wanted else {}
+    matched = {cid: found & wanted for cid, found in every.items()}
     frequency = Counter(word for found in matched.values() for word in found)
     total = len(diff.changes)
     scores = {cid: sum(math.log((total + 1) / frequency[w]) for w in found)
+              / math.sqrt(len(every[cid]) / LENGTH)
               for cid, found in matched.items() if found}
     applied = frozenset(c.id for c in diff.changes)
     bonus = PLACE_BONUS * math.log(total + 1)
