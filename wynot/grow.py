@@ -26,8 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from wynot.analysis.diagnostics import Diagnostic
-from wynot.analysis.resolve import Resolution
+from wynot.analysis.resolve import Resolution, Target
 from wynot.dd import SearchStopped
 from wynot.outcome import Outcome
 from wynot.result import CACHED, RAN, TestRecord
@@ -64,8 +63,8 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     """
     config = core
     taken_back: set[int] = set()  # repairs that did not help: never offered again
-    attempts: dict[Diagnostic, int] = {}
-    last: tuple[frozenset[int], frozenset[Diagnostic]] = (frozenset(), frozenset())
+    attempts: dict[Target, int] = {}
+    last: tuple[frozenset[int], frozenset[Target]] = (frozenset(), frozenset())
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
