@@ -244,7 +244,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         roles: dict[int, str] = {}
         if minimal:  # labelling costs tests: not once the budget is spent
             try:
-                labelled = label(tester, chosen, stop, oracle.known(), found, plan.units)
+                labelled = label(tester, chosen, stop, oracle.known(), found, plan.units,
+                                 oracle.resolution if oracle.resolver else None)
                 chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
+from wynot.grow import Repair, grow, worth_growing
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -52,11 +53,12 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
     that was really tested. Either way some configuration that contains the
     answer was seen to FAIL (at worst BAD itself). An answer that the known
     dependencies say cannot build is not run: its closure is tried instead,
-    through the oracle (so a build error there is resolved too). Then the
-    context the answer needs is searched inside the smallest failing
-    configuration that contains it, with the answer applied: dd+ over a
-    handful of changes rather than over all the others. Raises SearchStopped
-    when the budget runs out.
+    through the oracle (so a build error there is resolved too). Then, with
+    failure resolution on, the answer is grown by repairs from the smallest
+    failing configuration that contains it (:func:`wynot.grow.grow`); failing
+    that, the context the answer needs is searched inside that configuration,
+    with the answer applied: dd+ over a handful of changes rather than over
+    all the others. Raises SearchStopped when the budget runs out.
     """
     while True:
         closed = oracle.deps.closure(chosen)
@@ -68,6 +70,10 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
+        if oracle.resolver is not None and worth_growing(chosen, around):  # its errors
+            grown = grow(tester, oracle.resolution, chosen, around, stop, "search")
+            if grown is not None:
+                return grown
         rest = [c for c in plan.order if c in around and c not in chosen]
         tester.progress(f"the {plural(len(chosen), 'change')} found need"
                         f"{'s' if len(chosen) == 1 else ''} context to fail; searching the "
@@ -148,14 +154,18 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
-          found: frozenset[int], units: Mapping[int, int]) -> Labelled:
+          found: frozenset[int], units: Mapping[int, int],
+          repair: Repair | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
     the grouping's unit of each change. First the cause alone and the cause
     with the changes it needs by the derived dependencies (one run each,
     when they differ from the answer): if either fails, the rest of the
-    context goes at once. Then the changes the dependencies pulled in from
+    context goes at once. With ``repair`` (failure resolution), the cause
+    alone is tried even where the derived dependencies say it cannot build,
+    and an import or build error it reports is repaired by changes of the
+    answer (:func:`wynot.grow.grow`). Then the changes the dependencies pulled in from
     afar, all together. Then :func:`sweep_units`: each unit removed whole,
     and single changes only inside the units that stay. A removal that still
     FAILS drops what it removed, which makes the answer 1-minimal over units
@@ -166,10 +176,17 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     """
     needs = deps.needs_only()
     distance = _distances(needs, found)
-    for core in cores(chosen, found, needs):  # the rest of the context at once
-        if _run_label(tester, core, stop, chosen) is Outcome.FAIL:
+    growing = repair if repair is not None and worth_growing(found & chosen, chosen) else None
+    for core in cores(chosen, found, needs, closed_only=growing is None):
+        if growing is not None:  # the rest of the context at once, but the repairs
+            grown = grow(tester, growing, core, chosen, stop)
+            if grown is not None:
+                chosen = grown
+                break
+        elif _run_label(tester, core, stop, chosen) is Outcome.FAIL:
             chosen = core
             break
+    batches = repair if repair is not None and worth_growing(frozenset(), chosen) else None
     far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
     if len(far) > 1 and far < chosen and _run_label(
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
@@ -178,7 +195,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -186,14 +203,17 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
 
 def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
            removals: list[frozenset[int]], roles: dict[int, str],
-           alone: set[int]) -> tuple[frozenset[int], dict[int, str], set[int]]:
+           alone: set[int], repair: Repair | None = None
+           ) -> tuple[frozenset[int], dict[int, str], set[int]]:
     """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
 
     A removal that still FAILS drops what it removed and makes the labels stale.
     After :data:`DROPS_BEFORE_BATCHES` drops in a row the next removals go
     together, two in one run, then four, doubling while they FAIL and halving
     when they do not: a context of hundreds of unneeded changes goes in a
-    logarithmic number of runs. Labels come only from removals of one unit.
+    logarithmic number of runs. With ``repair``, a batch whose removal is
+    UNRESOLVED gets one more run with the changes its errors name put back
+    (:func:`_removed`). Labels come only from removals of one unit.
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -204,8 +224,9 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         # answer: a drop makes them stale, and they are cancelled)
         tester.speculate([rest] + [chosen - r for r in removals[at + width:] if r <= chosen])
         if len(batch) > 1:
-            if rest and _run_label(tester, rest, stop, chosen) is Outcome.FAIL:
-                chosen, roles, alone = rest, {}, set()
+            kept = _removed(tester, stop, chosen, rest, repair) if rest else None
+            if kept is not None:
+                chosen, roles, alone = kept, {}, set()
                 at, width = at + width, width * 2
             else:
                 width //= 2  # the same removals again, fewer at a time
@@ -230,15 +251,16 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     return chosen, roles, alone
 
 
-def cores(chosen: frozenset[int], found: frozenset[int],
-          needs: Dependencies) -> list[frozenset[int]]:
+def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
+          closed_only: bool = True) -> list[frozenset[int]]:
     """The smaller answers to try first: dd+'s answer alone, then with its derived
-    closure; only those smaller than ``chosen`` that the dependencies let build. Pure."""
+    closure; only those smaller than ``chosen``, and with ``closed_only`` only those
+    that the dependencies let build. Pure."""
     tries: list[frozenset[int]] = []
     core = found & chosen
     for candidate in (core, needs.closure(core) & chosen):
-        if candidate and candidate < chosen and candidate not in tries and needs.is_closed(
-                candidate):
+        if candidate and candidate < chosen and candidate not in tries and (
+                not closed_only or needs.is_closed(candidate)):
             tries.append(candidate)
     return tries
 
@@ -287,6 +309,29 @@ def _units(chosen: frozenset[int], deps: Dependencies,
     for change, unit in parent.items():
         groups.setdefault(find(unit), set()).add(change)
     return [frozenset(g) for g in groups.values()]
+
+
+def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset[int],
+             repair: Repair | None) -> frozenset[int] | None:
+    """``rest`` (``chosen`` less a batch of units) if it still FAILS; else, when it is
+    UNRESOLVED and its errors name changes of the batch (``repair``), ``rest`` with
+    those put back if that FAILS (one more run); else None."""
+    if stop() and not tester.has_run(rest):
+        raise SearchStopped(chosen, tester.runs("label"))
+    record = tester.decide(rest, "label")
+    if record.outcome is Outcome.FAIL:
+        return rest
+    if repair is None or record.outcome is not Outcome.UNRESOLVED:
+        return None
+    resolution = repair(record.output_text(), rest)
+    if resolution is None:
+        return None
+    back = (resolution.add & chosen) - rest
+    if not back or len(back) * 2 > len(chosen - rest):  # most of the batch: no gain
+        return None
+    tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> putting back "
+                    f"{plural(len(back), 'change')} of the removed ones")
+    return rest | back if _run_label(tester, rest | back, stop, chosen) is Outcome.FAIL else None
 
 
 def _run_label(tester: Tester, config: frozenset[int], stop: Stop,

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.depends import Dependencies
-from wynot.analysis.resolve import Resolver, Target, is_construction_failure
+from wynot.analysis.resolve import Resolution, Resolver, Target, is_construction_failure
 from wynot.outcome import Outcome
 from wynot.result import TestRecord
 from wynot.runner import Reason
@@ -105,6 +105,16 @@ class SearchOracle:
         if record.reason == Reason.BUILD_FAILED.value or record.reason.startswith(DID_NOT_BUILD):
             return True
         return is_construction_failure(record.output_text(), self.resolve_patterns)
+
+    def resolution(self, output: str, applied: frozenset[int]) -> Resolution | None:
+        """What failure resolution adds to ``applied`` for the errors ``output``
+        reports, None with the loop off. For the output of a run that was
+        UNRESOLVED: every error it names counts, not only build errors (a test
+        that exits 125 on ``'X' object has no attribute 'y'`` said it cannot
+        judge)."""
+        if self.resolver is None:
+            return None
+        return self._resolver().resolve(output, applied)
 
     def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
         """Grow a configuration that did not build until it does, or give up.
