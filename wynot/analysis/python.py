@@ -16,8 +16,8 @@ The ``hunk_*`` functions read a hunk's changed lines against both sides.
 from __future__ import annotations
 
 import ast
-from collections import Counter, deque
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wynot.analysis.calls import (
@@ -29,7 +29,7 @@ from wynot.analysis.calls import (
     decorated,
     signature_of,
 )
-from wynot.analysis.lexical import Pairs, changed_lines, leading_context, span
+from wynot.analysis.lexical import Changed, Pairs, changed_lines, leading_context, span
 from wynot.changes import Hunk
 
 # How many times a side was parsed: the analysis of a diff parses each side once.
@@ -74,9 +74,7 @@ def analyse_python(data: bytes,
         return None
     if spans is not None:
         tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
-    params, keywords, found = _walk_calls(tree)
-    uses, bound, scopes = _walk_names(tree)
-    return PythonSide(params, keywords, found, uses, bound, scopes)
+    return _Reader(tree).side()
 
 
 def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
@@ -89,165 +87,199 @@ def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
 
 def shapes(tree: ast.Module) -> Shapes:
     """Every function signature and every call of known shape in a syntax tree."""
-    return _walk_calls(tree)[2]
+    return _Reader(tree).side().shapes
 
 
-# Fields that hold no node the walks look at: names, numbers, and the context
-# and operator singletons (a third of a tree's nodes).
+# Fields that hold no node the walk looks at: names, numbers, constants, and the
+# context and operator singletons (a third of a tree's nodes).
 _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "name", "id", "attr", "arg", "module",
                              "asname", "type_comment", "kind", "level", "conversion",
-                             "is_async", "simple", "tag"})
-_FIELDS: dict[type, tuple[str, ...]] = {}
+                             "is_async", "simple", "tag", "value"})
+_VALUE_FIELD = frozenset({ast.Constant, ast.MatchSingleton})  # ``value`` is no node there
+_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+Where = tuple[str, str, bool]  # (dotted prefix, class scope, nested in a statement)
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
-    """The child nodes of ``node`` in :func:`ast.iter_child_nodes`' order, without
-    the context and operator singletons; faster than it."""
-    kind = type(node)
+def _fields(kind: type[ast.AST]) -> tuple[str, ...]:
+    """The fields of a node type that may hold child nodes, in their order."""
     fields = _FIELDS.get(kind)
     if fields is None:
-        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
-    found: list[ast.AST] = []
-    for field in fields:
-        value = getattr(node, field, None)
-        if type(value) is list:
-            found.extend(item for item in value if isinstance(item, ast.AST))
-        elif isinstance(value, ast.AST):
-            found.append(value)
-    return found
+        fields = _FIELDS[kind] = tuple(
+            f for f in kind._fields
+            if f not in _SKIPPED_FIELDS or (f == "value" and kind not in _VALUE_FIELD))
+    return fields
 
 
-def _walk(tree: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of ``tree`` breadth first, as :func:`ast.walk` yields them, without
-    the context and operator singletons."""
-    todo = deque([tree])
-    while todo:
-        node = todo.popleft()
-        todo.extend(_children(node))
-        yield node
+class _Function:
+    """The names a function binds, as the walk finds them in its arguments and body."""
+
+    __slots__ = ("me", "name", "names", "owner")
+
+    def __init__(self, name: str, owner: str, me: str) -> None:
+        self.name, self.owner, self.me = name, owner, me
+        self.names: set[str] = set()
 
 
-def _walk_calls(tree: ast.Module) -> tuple[dict[int, Pairs], dict[int, Pairs], Shapes]:
-    """Parameters and keywords by line, and signatures and call shapes, in one walk.
+class _Reader:
+    """One walk over a syntax tree that visits each node once and reads both what
+    calls and signatures say (parameters and keywords by line, :class:`Shapes`)
+    and what scopes say (names bound and read, scope spans).
 
-    Parameters are (function, parameter) and keyword arguments (called
-    function, keyword), the function named by its last dotted part.
+    The scope reading follows Python's scopes: a function's names are those
+    its arguments and body bind, not those of the functions, classes and
+    lambdas inside it, which are scopes of their own. Functions are named by
+    their dotted path (``Parser.parse``); a class is named ``class Parser``:
+    its names are what its body assigns, its methods, and the attributes its
+    methods assign through their first parameter (``self.config = config``);
+    ``self.config`` in a method is a use there. Scopes for grouping are the
+    defs and classes not nested in another statement, outer before inner.
     """
-    params: dict[int, Pairs] = {}
-    keywords: dict[int, Pairs] = {}
-    signatures: list[tuple[frozenset[int], str, Signature]] = []
-    calls: list[tuple[frozenset[int], Call]] = []
-    methods: dict[ast.AST, str] = {}  # a def directly in a class body -> the class name
-    for node in _walk(tree):  # breadth first: a class comes before its methods
-        if isinstance(node, ast.ClassDef):
-            for child in node.body:
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                    methods[child] = node.name
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.params: dict[int, Pairs] = {}
+        self.keywords: dict[int, Pairs] = {}
+        self.signatures: list[tuple[frozenset[int], str, Signature]] = []
+        self.calls: list[tuple[frozenset[int], Call]] = []
+        self.uses: dict[int, set[tuple[str, str, bool]]] = {}
+        self.bound: dict[str, frozenset[str]] = {}
+        self.members: dict[str, set[str]] = {}
+        self.found: list[Scope] = []
+
+    def side(self) -> PythonSide:
+        for statement in self.tree.body:
+            self._walk(statement, ("", "", False), None, None)
+        return PythonSide(self.params, self.keywords, Shapes(self.signatures, self.calls),
+                          self.uses, self.bound, self.found)
+
+    def _walk(self, node: ast.AST, where: Where | None, body: _Function | None,
+              arguments: _Function | None, cls: str | None = None) -> None:
+        """Read ``node`` and its subtree. ``where``: the node sits among statements
+        only, from the module down (defs and classes are found there); ``body``:
+        the function whose body holds it (not across a nested scope);
+        ``arguments``: the function whose arguments hold it; ``cls``: the name of
+        the class whose body holds it directly."""
+        kind = type(node)
+        if isinstance(node, ast.Call):
+            self._call(node)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            a = node.args
-            for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg):
-                if arg is not None and arg.arg not in ("self", "cls"):
-                    params.setdefault(arg.lineno, set()).add((node.name, arg.arg))
-            owner = methods.get(node)
-            name = owner if owner is not None and node.name == "__init__" else node.name
-            bound = owner is not None and not decorated(node, "staticmethod")
-            lines = frozenset(range(node.lineno, max(node.lineno + 1, node.body[0].lineno)))
-            signatures.append((lines, name, signature_of(a, drop_first=bound,
-                                                         owner=owner or "")))
-        elif isinstance(node, ast.Call):
-            func = node.func
-            called = func.id if isinstance(func, ast.Name) else (
-                func.attr if isinstance(func, ast.Attribute) else None)
-            for keyword in node.keywords:
-                if called and keyword.arg:
-                    keywords.setdefault(keyword.lineno, set()).add((called, keyword.arg))
-            call = call_of(node)
-            if call is not None:
-                calls.append((frozenset(call_starts(node)), call))
-    return params, keywords, Shapes(signatures, calls)
+            self._function(node, where, body, cls)
+            return
+        elif isinstance(node, ast.ClassDef):
+            self._class(node, where, body)
+            return
+        if body is not None:
+            if isinstance(node, ast.Lambda):
+                body = None  # a scope of its own
+            else:
+                self._name(node, body)
+        elif arguments is not None and isinstance(node, ast.arg):
+            arguments.names.add(node.arg)
+            self.uses.setdefault(node.lineno, set()).add((arguments.name, node.arg, True))
+        if where is not None:
+            where = (where[0], where[1], True) if isinstance(node, _STATEMENTS) else None
+        for field in _fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self._walk(item, where, body, arguments)
+            elif isinstance(value, ast.AST):
+                self._walk(value, where, body, arguments)
 
+    def _name(self, node: ast.AST, body: _Function) -> None:
+        """What a node in a function's body binds or reads."""
+        if isinstance(node, ast.Name):
+            store = not isinstance(node.ctx, ast.Load)
+            self.uses.setdefault(node.lineno, set()).add((body.name, node.id, store))
+            if store:
+                body.names.add(node.id)
+        elif (body.me and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == body.me):
+            store = not isinstance(node.ctx, ast.Load)
+            self.uses.setdefault(node.lineno, set()).add((body.owner, node.attr, store))
+            if store:
+                self.members[body.owner].add(node.attr)
+        elif isinstance(node, ast.alias):
+            body.names.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            body.names.add(node.name)
 
-def _walk_names(tree: ast.Module) -> tuple[dict[int, set[tuple[str, str, bool]]],
-                                            dict[str, frozenset[str]], list[Scope]]:
-    """The names of each function and class scope, where they are used, and the scopes.
+    def _call(self, node: ast.Call) -> None:
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else (
+            func.attr if isinstance(func, ast.Attribute) else None)
+        for keyword in node.keywords:
+            if called and keyword.arg:
+                self.keywords.setdefault(keyword.lineno, set()).add((called, keyword.arg))
+        call = call_of(node)
+        if call is not None:
+            self.calls.append((frozenset(call_starts(node)), call))
 
-    Functions are named by their dotted path (``Parser.parse``); a nested
-    function is a function of its own. A class is a scope too, named
-    ``class Parser``: its names are what its body assigns, its methods, and
-    the attributes its methods assign through their first parameter
-    (``self.config = config``); ``self.config`` in a method is a use there.
-    """
-    uses: dict[int, set[tuple[str, str, bool]]] = {}
-    bound: dict[str, frozenset[str]] = {}
-    members: dict[str, set[str]] = {}
-    found: list[Scope] = []
-    scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
-    statements = ast.stmt | ast.excepthandler | ast.match_case
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, where: Where | None,
+                  body: _Function | None, cls: str | None) -> None:
+        """A def: its parameters and signature; as a scope, its names."""
+        if body is not None:
+            body.names.add(node.name)
+        a = node.args
+        for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg):
+            if arg is not None and arg.arg not in ("self", "cls"):
+                self.params.setdefault(arg.lineno, set()).add((node.name, arg.arg))
+        method = cls is not None and not decorated(node, "staticmethod")
+        lines = frozenset(range(node.lineno, max(node.lineno + 1, node.body[0].lineno)))
+        self.signatures.append((lines, cls if cls is not None and node.name == "__init__"
+                                else node.name,
+                                signature_of(a, drop_first=method, owner=cls or "")))
+        scope = inner = None
+        if where is not None:
+            prefix, owner, nested = where
+            if not nested:
+                self.found.append((node.lineno, node.end_lineno or node.lineno,
+                                   prefix + node.name))
+            if owner:
+                self.members[owner].add(node.name)
+            first = (a.posonlyargs + a.args)[:1]
+            me = first[0].arg if owner and first and not decorated(node, "staticmethod") else ""
+            scope = _Function(prefix + node.name, owner, me)
+            inner = (f"{scope.name}.", "", nested)
+        self._walk(a, None, None, scope)
+        for statement in node.body:
+            self._walk(statement, inner, scope, None)
+        for expression in (*node.decorator_list, node.returns):
+            if expression is not None:
+                self._walk(expression, None, None, None)
+        if scope is not None:
+            self.bound[scope.name] = frozenset(scope.names)
 
-    def visit(node: ast.AST, prefix: str, owner: str = "", nested: bool = False) -> None:
-        """``nested``: ``node`` is inside a statement (a def in an ``if`` is no scope
-        for grouping)."""
-        for child in _children(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef
-                          | ast.ClassDef) and not nested:
-                found.append((child.lineno, child.end_lineno or child.lineno,
-                              prefix + child.name))
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                if owner:
-                    members[owner].add(child.name)
-                enter(child, f"{prefix}{child.name}", owner, nested)
-            elif isinstance(child, ast.ClassDef):
-                key = f"class {prefix}{child.name}"
-                members[key] = set()
-                for statement in child.body:
-                    targets = (statement.targets if isinstance(statement, ast.Assign) else
-                               [statement.target] if isinstance(statement, ast.AnnAssign) else [])
-                    for target in targets:
-                        if isinstance(target, ast.Name):
-                            members[key].add(target.id)
-                            uses.setdefault(target.lineno, set()).add((key, target.id, True))
-                visit(child, f"{prefix}{child.name}.", key, nested)
-                bound[key] = frozenset(members.pop(key))
-            elif isinstance(child, statements):  # a def is a statement: skip expressions
-                visit(child, prefix, owner, True)
-
-    def enter(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, owner: str,
-              nested: bool) -> None:
-        names = set()
-        for parameter in _walk(node.args):
-            if isinstance(parameter, ast.arg):
-                names.add(parameter.arg)
-                uses.setdefault(parameter.lineno, set()).add((name, parameter.arg, True))
-        first = (node.args.posonlyargs + node.args.args)[:1]
-        me = first[0].arg if owner and first and not decorated(node, "staticmethod") else ""
-        todo: list[ast.AST] = list(node.body)
-        while todo:
-            current = todo.pop()
-            if isinstance(current, scopes):
-                if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    names.add(current.name)
-                continue
-            if isinstance(current, ast.Name):
-                store = not isinstance(current.ctx, ast.Load)
-                uses.setdefault(current.lineno, set()).add((name, current.id, store))
-                if store:
-                    names.add(current.id)
-            elif (me and isinstance(current, ast.Attribute)
-                  and isinstance(current.value, ast.Name) and current.value.id == me):
-                store = not isinstance(current.ctx, ast.Load)
-                uses.setdefault(current.lineno, set()).add((owner, current.attr, store))
-                if store:
-                    members[owner].add(current.attr)
-            elif isinstance(current, ast.alias):
-                names.add(current.asname or current.name.split(".")[0])
-            elif isinstance(current, ast.ExceptHandler) and current.name:
-                names.add(current.name)
-            todo.extend(_children(current))
-        bound[name] = frozenset(names)
-        visit(node, f"{name}.", nested=nested)
-
-    visit(tree, "")
-    return uses, bound, found
+    def _class(self, node: ast.ClassDef, where: Where | None, body: _Function | None) -> None:
+        """A class: as a scope, what its body assigns and what its methods set."""
+        if body is not None:
+            body.names.add(node.name)
+        key = inner = None
+        if where is not None:
+            prefix, owner, nested = where
+            if not nested:
+                self.found.append((node.lineno, node.end_lineno or node.lineno,
+                                   prefix + node.name))
+            key = f"class {prefix}{node.name}"
+            self.members[key] = set()
+            for statement in node.body:
+                targets = (statement.targets if isinstance(statement, ast.Assign) else
+                           [statement.target] if isinstance(statement, ast.AnnAssign) else [])
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        self.members[key].add(target.id)
+                        self.uses.setdefault(target.lineno, set()).add((key, target.id, True))
+            inner = (f"{prefix}{node.name}.", key, nested)
+        for expression in (*node.bases, *node.keywords):
+            self._walk(expression, None, None, None)
+        for statement in node.body:
+            self._walk(statement, inner, None, None, node.name)
+        for expression in node.decorator_list:
+            self._walk(expression, None, None, None)
+        if key is not None:
+            self.bound[key] = frozenset(self.members.pop(key))
 
 
 def enclosing(hunk: Hunk, old: PythonSide) -> str:
@@ -257,10 +289,14 @@ def enclosing(hunk: Hunk, old: PythonSide) -> str:
     return inside[-1] if inside else ""
 
 
-def hunk_signatures(hunk: Hunk, old: PythonSide,
-                    new: PythonSide) -> tuple[Pairs, Pairs, Pairs, Pairs]:
-    """(old params, new params, old keywords, new keywords) on a hunk's changed lines."""
-    removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+def hunk_signatures(hunk: Hunk, old: PythonSide, new: PythonSide,
+                    lines: Changed | None = None) -> tuple[Pairs, Pairs, Pairs, Pairs]:
+    """(old params, new params, old keywords, new keywords) on a hunk's changed lines.
+
+    ``lines``: the hunk's :func:`~wynot.analysis.lexical.changed_lines`, when the
+    caller has them (likewise below).
+    """
+    removed, added = lines or changed_lines(hunk.text, hunk.old_start, hunk.new_start)
 
     def on(lines: set[int], by_line: dict[int, Pairs]) -> Pairs:
         return {pair for n in lines for pair in by_line.get(n, ())}
@@ -269,10 +305,11 @@ def hunk_signatures(hunk: Hunk, old: PythonSide,
             on(removed, old.keywords), on(added, new.keywords))
 
 
-def hunk_shapes(hunk: Hunk, old: PythonSide, new: PythonSide) -> tuple[
+def hunk_shapes(hunk: Hunk, old: PythonSide, new: PythonSide,
+                lines: Changed | None = None) -> tuple[
         frozenset[tuple[str, Signature, Signature]], frozenset[Call], frozenset[Call]]:
     """(functions reshaped, calls removed, calls added) by a hunk."""
-    removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+    removed, added = lines or changed_lines(hunk.text, hunk.old_start, hunk.new_start)
     # A signature the hunk edits on one side only (a parameter deleted) is
     # found on the other side within the hunk's lines, context included.
     old_span, new_span = span(hunk.old_start, hunk.old_len), span(hunk.new_start, hunk.new_len)
@@ -299,7 +336,8 @@ class HunkNames:
     read_old: LocalNames = frozenset()  # read on removed lines
 
 
-def hunk_names(hunk: Hunk, old: PythonSide, new: PythonSide) -> HunkNames:
+def hunk_names(hunk: Hunk, old: PythonSide, new: PythonSide,
+               lines: Changed | None = None) -> HunkNames:
     """Names of function and class scopes on a hunk's changed lines.
 
     A name is *newly bound* when BAD's scope binds it and GOOD's, which
@@ -307,7 +345,7 @@ def hunk_names(hunk: Hunk, old: PythonSide, new: PythonSide) -> HunkNames:
     innermost enclosing function that binds the name (a nested function
     reads its parent's locals); ``self.name`` to the method's class.
     """
-    removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
+    removed, added = lines or changed_lines(hunk.text, hunk.old_start, hunk.new_start)
 
     def local(lines: set[int], here: PythonSide,
               there: PythonSide) -> tuple[LocalNames, LocalNames]:
