@@ -98,6 +98,7 @@ _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "name", "id", "attr", "arg", "m
 _VALUE_FIELD = frozenset({ast.Constant, ast.MatchSingleton})  # ``value`` is no node there
 _FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 _STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+_NAMING = frozenset({ast.Name, ast.Attribute, ast.alias, ast.ExceptHandler})  # see _name
 Where = tuple[str, str, bool]  # (dotted prefix, class scope, nested in a statement)
 
 
@@ -161,6 +162,12 @@ class _Reader:
         ``arguments``: the function whose arguments hold it; ``cls``: the name of
         the class whose body holds it directly."""
         kind = type(node)
+        if kind is ast.Constant:  # the commonest leaves first
+            return
+        if kind is ast.Name:
+            if body is not None:
+                self._name(node, body)
+            return
         if isinstance(node, ast.Call):
             self._call(node)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -170,16 +177,17 @@ class _Reader:
             self._class(node, where, body)
             return
         if body is not None:
-            if isinstance(node, ast.Lambda):
+            if kind is ast.Lambda:
                 body = None  # a scope of its own
-            else:
+            elif kind in _NAMING:
                 self._name(node, body)
         elif arguments is not None and isinstance(node, ast.arg):
             arguments.names.add(node.arg)
             self.uses.setdefault(node.lineno, set()).add((arguments.name, node.arg, True))
         if where is not None:
             where = (where[0], where[1], True) if isinstance(node, _STATEMENTS) else None
-        for field in _fields(kind):
+        fields = _FIELDS.get(kind)
+        for field in fields if fields is not None else _fields(kind):
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
