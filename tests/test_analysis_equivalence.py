@@ -112,13 +112,16 @@ if __name__ == "__main__":
 '''
 
 
-def _comparable(side: PythonSide | None) -> Any:
-    """A side's readings, with the order of equal-line entries left out."""
+def _comparable(side: PythonSide | None, spans: list[tuple[int, int]] | None = None) -> Any:
+    """A side's readings, with the order of equal-line entries left out; with
+    ``spans``, the keywords and calls on their lines only (where they are read)."""
     if side is None:
         return None
-    return (side.params, side.keywords,
+    asked = range(10**9) if spans is None else {n for a, b in spans for n in range(a, b + 1)}
+    calls = {line: found for line, found in side.shapes.calls.items() if line in asked}
+    return (side.params, {line: found for line, found in side.keywords.items() if line in asked},
             {line: Counter(map(repr, found)) for line, found in side.shapes.signatures.items()},
-            {line: Counter(map(repr, found)) for line, found in side.shapes.calls.items()},
+            {line: Counter(map(repr, found)) for line, found in calls.items()},
             side.uses, side.bound, side.scopes)
 
 
@@ -129,7 +132,7 @@ def _reference(data: bytes, spans: list[tuple[int, int]] | None) -> Any:
         tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
     params, keywords, shapes = reference_walks.walk_calls(tree)
     uses, bound, scopes = reference_walks.walk_names(tree)
-    return _comparable(PythonSide(params, keywords, shapes, uses, bound, scopes))
+    return _comparable(PythonSide(params, keywords, shapes, uses, bound, scopes), spans)
 
 
 def _touches(statement: ast.stmt, spans: list[tuple[int, int]]) -> bool:
@@ -163,7 +166,7 @@ def test_the_one_walk_finds_what_the_two_walks_found_on_the_standard_library(
     spans = sorted((a, a + rng.randint(0, 12)) for a in rng.sample(range(1, lines + 1),
                                                                     min(lines, 6)))
     for asked in (None, spans):
-        assert _comparable(analyse_python(data, asked)) == _reference(data, asked)
+        assert _comparable(analyse_python(data, asked), asked) == _reference(data, asked)
 
 
 def _lines(paths: Iterable[Path]) -> list[str]:

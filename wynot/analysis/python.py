@@ -65,16 +65,19 @@ def analyse_python(data: bytes,
     """Parse once and read everything; None if the side does not parse.
 
     ``spans``: (first, last) line ranges that will be asked about (the hunks
-    of this side); only the top-level statements that touch one are walked.
-    Everything a hunk's analysis reads lies in the statements around its
-    lines (its enclosing functions and classes).
+    of this side); only the top-level statements that touch one are walked,
+    and only the calls that start an argument on one of their lines are
+    read. Everything a hunk's analysis reads lies in the statements around
+    its lines (its enclosing functions and classes).
     """
     tree = python_tree(data)
     if tree is None:
         return None
     if spans is not None:
         tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
-    return _Reader(tree).side()
+    asked = None if spans is None else frozenset(
+        line for start, end in spans for line in range(start, end + 1))
+    return _Reader(tree, asked).side()
 
 
 def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
@@ -137,8 +140,8 @@ class _Reader:
     defs and classes not nested in another statement, outer before inner.
     """
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
+    def __init__(self, tree: ast.Module, asked: frozenset[int] | None = None) -> None:
+        self.tree, self.asked = tree, asked  # asked: the lines calls are read on (None: all)
         self.params: dict[int, Pairs] = {}
         self.keywords: dict[int, Pairs] = {}
         self.signatures: list[tuple[frozenset[int], str, Signature]] = []
@@ -215,6 +218,9 @@ class _Reader:
             body.names.add(node.name)
 
     def _call(self, node: ast.Call) -> None:
+        starts = frozenset(call_starts(node))  # the lines of its keywords among them
+        if self.asked is not None and starts.isdisjoint(self.asked):
+            return
         func = node.func
         called = func.id if isinstance(func, ast.Name) else (
             func.attr if isinstance(func, ast.Attribute) else None)
@@ -223,7 +229,7 @@ class _Reader:
                 self.keywords.setdefault(keyword.lineno, set()).add((called, keyword.arg))
         call = call_of(node)
         if call is not None:
-            self.calls.append((frozenset(call_starts(node)), call))
+            self.calls.append((starts, call))
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, where: Where | None,
                   body: _Function | None, cls: str | None) -> None:
