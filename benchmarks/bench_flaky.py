@@ -4,6 +4,7 @@
     python benchmarks/bench_flaky.py [--commits 300] [--seeds 20] [--rates 0.1,0.2,0.3]
                                      [--reruns 3] [--confidence 0.95]
     python benchmarks/bench_flaky.py --real 3 [--commits 100] [--rates 0.3] [--wynot CMD]
+    python benchmarks/bench_flaky.py --bound [--commits 300] [--rates 0.1,0.2,0.3]
 
 Each generated history has ``--commits`` commits in first-parent order (0 is
 GOOD, the last is BAD), about 10% of them unbuildable (the test exits 125:
@@ -33,6 +34,13 @@ runs count), and ``wynot --flaky on --strategy commits`` through its CLI (its
 commit-phase tests, and every run of check.py, premise included). Bisection
 always names a commit, so it is never right on a flake-only history; wynot
 is right there when it answers "flaky: no culprit" (exit 5).
+
+``--bound`` prints, for each flake rate, the fewest tests any method can
+need on average to name one of ``--commits - 1`` candidate commits: a PASS is
+certain, a FAIL is the culprit's or a flake, so one test tells at most
+max over q of H(q + (1 - q)f) - (1 - q)H(f) bits (q: the chance that the
+tested commit is at or after the culprit), and naming a commit takes
+log2(candidates) bits, before any margin for the confidence asked for.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from math import log2
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -269,6 +278,31 @@ def real(args: argparse.Namespace) -> int:
     return 0
 
 
+def entropy(p: float) -> float:
+    """The binary entropy of ``p``, in bits."""
+    return 0.0 if p <= 0 or p >= 1 else -p * log2(p) - (1 - p) * log2(1 - p)
+
+
+def bits_per_test(rate: float, steps: int = 10_000) -> float:
+    """The most a test can tell about the culprit when a FAIL may be a flake."""
+    return max(entropy(q + (1 - q) * rate) - (1 - q) * entropy(rate)
+               for q in (i / steps for i in range(1, steps)))
+
+
+def bound(args: argparse.Namespace) -> int:
+    """Print the information bound on the tests of any culprit finder."""
+    candidates = args.commits - 1
+    plain_tests = log2(candidates)
+    print("| flake rate | bits a test tells (most) | tests needed (at least) "
+          "| × plain bisection's log2(n) |")
+    print("| --- | --- | --- | --- |")
+    for rate in (float(r) for r in args.rates.split(",")):
+        bits = bits_per_test(rate)
+        print(f"| {rate} | {bits:.3f} | {plain_tests / bits:.1f} | "
+              f"{1 / bits:.2f} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=300)
@@ -279,7 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", type=int, default=0, metavar="K",
                         help="run K real repositories per rate through git bisect and wynot")
     parser.add_argument("--wynot", default="wynot", help="the wynot command (default: wynot)")
+    parser.add_argument("--bound", action="store_true",
+                        help="print the information bound on the tests, run nothing")
     args = parser.parse_args(argv)
+    if args.bound:
+        return bound(args)
     if args.real:
         return real(args)
     methods: dict[str, Method] = {

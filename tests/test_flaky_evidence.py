@@ -41,9 +41,9 @@ def test_the_hunk_phase_rate_and_reruns_follow_the_premise() -> None:
     assert confirm_runs(FlakyOptions(mode="on", confidence=0.99), 0.3) == 4
 
 
-def hunk_repo(repo: GitRepo) -> None:
+def hunk_repo(repo: GitRepo, check: bytes = CHECK) -> None:
     """GOOD and BAD one commit apart: eight unrelated files change, value.txt breaks."""
-    good = {"check.py": CHECK, "value.txt": b"fine\n",
+    good = {"check.py": check, "value.txt": b"fine\n",
             **{f"part{i}.txt": f"part {i}\n".encode() for i in range(FILES)}}
     repo.commit(good, "good")
     repo.git("tag", "good")
@@ -164,3 +164,30 @@ def test_without_a_commit_phase_a_bad_that_passes_a_rerun_ends_the_run(
     (tmp_path / "commits").mkdir()
     code, report = wynot(repo, tmp_path / "commits", "--flaky", "on", FLAKE_FAILS="3")
     assert code == 5 and report["status"] == "flaky", report
+
+
+# Fails only when value.txt is broken *and* part0.txt changed: an answer of two
+# causes, each labelled by a run that removes it and passes.
+PAIR_CHECK = CHECK.replace(b'if "broken" in pathlib.Path("value.txt").read_text():',
+                           b'if ("broken" in pathlib.Path("value.txt").read_text()\n'
+                           b'        and "changed" in pathlib.Path("part0.txt").read_text()):')
+
+
+def test_a_flaky_fail_does_not_drop_a_cause_while_labelling(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    assert PAIR_CHECK != CHECK
+    hunk_repo(repo, PAIR_CHECK)
+    code, clean = wynot(repo, tmp_path, "--strategy", "hunks", "--flaky", "on")
+    assert code == 0, clean["message"]
+    assert sorted(c["path"] for c in clean["changes"]) == ["part0.txt", "value.txt"]
+    ran = [t for t in clean["tests"] if t["ran"]]  # one check.py run each, in order
+    removals = [n for n, t in enumerate(ran) if t["phase"] == "label" and t["outcome"] == "pass"]
+    assert removals, ran  # a cause's removal passed: that is where a flake would hurt
+    (tmp_path / "runs").unlink()
+    code, report = wynot(repo, tmp_path, "--strategy", "hunks", "--flaky", "on",
+                         FLAKE_FAILS=str(removals[0]))
+    assert code == 0 and report["status"] == "found", report["message"]
+    assert sorted(c["path"] for c in report["changes"]) == ["part0.txt", "value.txt"]
+    labels = [t for t in report["tests"] if t["phase"] == "label" and t["ran"]]
+    assert [t["outcome"] for t in labels].count("fail") >= 1  # the flake, run again

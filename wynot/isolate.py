@@ -226,8 +226,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
             resolver = functools.partial(_resolver, analysis, request.resolve_patterns)
             if not is_construction_failure(bad_record.output_text(), request.resolve_patterns):
                 tester.build_errors = request.resolve_patterns
-        oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns,
-                              confirm=confirm_runs(request.flaky, flake_rate))
+        tester.fail_runs = confirm_runs(request.flaky, flake_rate)  # 1 without flakes
+        oracle = SearchOracle(tester, deps, resolver, request.resolve_patterns)
         stop = _budget(tester, request.max_tests, request.max_time, started)
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);

@@ -62,7 +62,7 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed == chosen or tester.has_run(chosen):  # else it cannot build: skip it
             if stop() and not tester.has_run(chosen):
                 raise SearchStopped(chosen, tester.runs("search"))
-            if tester.run(chosen, "search").outcome is Outcome.FAIL:
+            if tester.decide(chosen, "search").outcome is Outcome.FAIL:
                 return chosen
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
@@ -287,7 +287,7 @@ def _run_label(tester: Tester, config: frozenset[int], stop: Stop,
     """One label test; SearchStopped (carrying ``answer``) once the budget is spent."""
     if stop() and not tester.has_run(config):
         raise SearchStopped(answer, tester.runs("label"))
-    return tester.run(config, "label").outcome
+    return tester.decide(config, "label").outcome
 
 
 def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:

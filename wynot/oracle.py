@@ -21,8 +21,9 @@ For a configuration it
    configuration, as in the paper; the pipeline later checks that the final
    answer fails on its own.
 
-With a flaky test (``confirm`` > 1), a FAIL decides a step of dd+ only once
-it held over ``confirm`` runs in a row; a PASS among them is the outcome.
+With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
+dd+ only once it held over that many runs in a row; a PASS among them is the
+outcome (:meth:`Tester.confirmed`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.outcome import Outcome
-from wynot.result import CACHED, RAN, TestRecord
+from wynot.result import TestRecord
 from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
@@ -57,7 +58,6 @@ class SearchOracle:
     # configuration they do not close is predicted again.
     built: int = field(default=0)
     unbuilt: int = field(default=0)
-    confirm: int = 1  # runs in a row a FAIL must hold (a flaky test: more than 1)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -78,10 +78,7 @@ class SearchOracle:
             record = self.tester.run(config, "search")
             if self.resolver is not None:
                 record = self._resolve(config, record)
-        fresh = record.source == RAN or (record.source == CACHED and record.earlier_run)
-        if self.confirm > 1 and record.outcome is Outcome.FAIL and fresh:
-            record = self.tester.confirm(record, self.confirm)
-        return record.outcome
+        return self.tester.confirmed(record).outcome
 
     def did_not_build(self, record: TestRecord) -> bool:
         """UNRESOLVED because the build failed or the output shows a build error."""

@@ -58,6 +58,9 @@ class Tester:
     build_errors: Sequence[str] | None = None
     # Off for reruns of a flaky test: every commit test runs (and adds an observation).
     replay_commits: bool = True
+    # Runs in a row a FAIL must hold before it decides anything (:meth:`decide`):
+    # 1 for a test that is not flaky.
+    fail_runs: int = 1
     _ran: dict[frozenset[int], TestRecord] = field(default_factory=dict, init=False, repr=False)
     _outside_files: dict[str, str] | None = field(default=None, init=False, repr=False)
     _runs: dict[str | None, int] = field(default_factory=dict, init=False, repr=False)
@@ -170,6 +173,20 @@ class Tester:
             self.progress("replaying outcomes observed by earlier runs "
                           "(--no-cache runs every test again)")
         return cached
+
+    def decide(self, ids: frozenset[int], phase: str) -> TestRecord:
+        """Test a configuration whose FAIL decides something (a step of the search, a
+        label, a context dropped): with a flaky test, a FAIL observed now or by an
+        earlier run is confirmed by reruns (:meth:`confirmed`)."""
+        return self.confirmed(self.run(ids, phase))
+
+    def confirmed(self, record: TestRecord) -> TestRecord:
+        """``record``, or with a flaky test (``fail_runs`` > 1) the verdict of its
+        confirmation when it is a FAIL not yet confirmed in this search."""
+        fresh = record.source == RAN or (record.source == CACHED and record.earlier_run)
+        if self.fail_runs > 1 and record.outcome is Outcome.FAIL and fresh:
+            return self.confirm(record, self.fail_runs)
+        return record
 
     def confirm(self, record: TestRecord, times: int) -> TestRecord:
         """Run ``record``'s configuration again while it FAILs, up to ``times`` runs in
