@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tester_helpers import import_check, run_tester
 
+from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
@@ -100,3 +101,51 @@ def test_a_learned_repair_that_does_not_build_ends_there(make_repo, tmp_path) ->
         assert oracle(frozenset({user})) is Outcome.UNRESOLVED
     assert [(r.source, r.ids) for r in records] == [(RAN, definers | {user}),
                                                     (PREDICTED, frozenset())]
+
+
+C_RUNNER = b"""import subprocess, sys
+proc = subprocess.run(["gcc", "-fsyntax-only", "ini.c", "main.c"], capture_output=True,
+                      text=True, env={"LANG": "C", "PATH": "/usr/bin:/bin"})
+sys.stderr.write(proc.stderr)
+sys.exit(125 if proc.returncode else 1)
+"""
+
+
+def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
+        make_repo, tmp_path) -> None:
+    """lib.h drops a parameter of parse(); ini.c's definition and main.c's call
+    follow, and the new definition reads LIMIT, which five headers define (one
+    of them included): no repair target. With only the prototype applied, gcc
+    shows the prototype disagreeing with the old call; the repair adds the call
+    and the definition, then stops at LIMIT: UNRESOLVED. The pair stays known
+    for labelling, but the search's dependencies learn nothing from a repair
+    that did not build."""
+    headers = {f"cfg{i}.h": b"/* config */\n" + PAD for i in range(5)}
+    good = {"run_test.py": C_RUNNER, **headers,
+            "lib.h": b"int parse(const char *s, int n);\n" + PAD,
+            "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + PAD
+            + b"int parse(const char *s, int n) {\n    return s[0] + n;\n}\n",
+            "main.c": b"#include \"lib.h\"\n" + PAD
+            + b"int main(void) { return parse(\"a\", 1); }\n"}
+    limit = b"/* config */\n#ifndef LIMIT\n#define LIMIT 3\n#endif\n" + PAD
+    bad = {**good, **dict.fromkeys(headers, limit),
+           "lib.h": b"int parse(const char *s);\n" + PAD,
+           "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + PAD
+           + b"int parse(const char *s) {\n    return s[0] + LIMIT;\n}\n",
+           "main.c": b"#include \"lib.h\"\n" + PAD + b"int main(void) { return parse(\"a\"); }\n"}
+    repo = make_repo("observed")
+    good_sha = repo.commit(good)
+    diff = read_diff(repo.path, good_sha, repo.commit(bad), context=0)
+    prototype = next(c.id for c in diff.changes if c.path == "lib.h")
+    call = next(c.id for c in diff.changes if c.path == "main.c")
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good_sha, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(),
+                              Resolver(symbols, diff=diff, declared=declared))
+        assert oracle(frozenset({prototype})) is Outcome.UNRESOLVED
+    assert [r.source for r in records] == [RAN, RAN]  # the configuration, one repair
+    assert "LIMIT" in records[-1].output_text()
+    assert call in oracle.observed.needs[prototype]
+    assert not oracle.deps.needs and oracle.learned == 0
+    assert call in oracle.known().needs[prototype] and not oracle.deps.needs

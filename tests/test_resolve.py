@@ -27,6 +27,13 @@ EXPECTED = {
         ("height", "undefined", "function area", [("undeclared.c", 5)]),
         ("z", "member", "struct point", [("undeclared.c", 9)]),
         ("count_items", "undefined", "function main", [("undeclared.c", 10)])],
+    # the note of an argument of the wrong type (the declaration of f) joins that
+    # warning, not the error before it
+    "gcc_warning_notes": [("h", "undefined", "function g", [("w.c", 2)]),
+                          ("f", "signature", "", [("w.c", 3), ("w.c", 1)])],
+    # the linker names no line; the warning about the same name gives it
+    "ld_after_warning": [("count", "undefined", "function main", [("main.c", 3)]),
+                         ("count", "undefined", "", [("main.c", 3), ("main.c", 0)])],
     "gcc_too_few": [("parse_value", "signature", "", [("args.c", 2), ("lib.h", 1)])],
     "gcc_conflicting": [("parse_value", "signature", "", [("types.c", 2), ("lib.h", 1)]),
                         ("ini_file", "type", "", [("types.c", 4)])],
@@ -129,12 +136,13 @@ def hunk_of(diff: Diff, path: str, text: str) -> int:
                 and text in c.hunk.text)
 
 
-def compile_config(diff: Diff, applied: frozenset[int], where: Path) -> str:
+def compile_config(diff: Diff, applied: frozenset[int], where: Path,
+                   flags: tuple[str, ...] = ("-Werror=implicit-function-declaration",)) -> str:
     """Write the configuration's files and compile them with gcc: its real output."""
     for path, state in tree_states(diff, applied).items():
         if state is not None:
             (where / path).write_bytes(state.data)
-    proc = subprocess.run(["gcc", "-fsyntax-only", "-Werror=implicit-function-declaration",
+    proc = subprocess.run(["gcc", "-fsyntax-only", *flags,
                            "ini.c", "main.c"], cwd=where, capture_output=True, text=True,
                           env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, check=False)
     assert proc.returncode != 0
@@ -167,6 +175,24 @@ def test_implicit_declaration_is_repaired_by_the_prototype(make_repo, tmp_path) 
     prototype = hunk_of(diff, "lib.h", "+int count")
     output = compile_config(diff, frozenset({call}), tmp_path)
     assert resolver_for(diff).resolve(output, {call}).add == {prototype}
+
+
+def test_a_warning_is_read_as_a_warning(make_repo, tmp_path) -> None:
+    """Where an implicit declaration is only a warning (gcc before 14 without
+    -Werror), the diagnostic says so; it is still repaired with the error beside
+    it (a function declared implicitly returns int: a pointer it returns breaks
+    the program even though it builds)."""
+    diff = c_project(make_repo)
+    call = hunk_of(diff, "main.c", "count(")
+    use = hunk_of(diff, "ini.c", "+    return n + s[offset];")
+    declare = hunk_of(diff, "ini.c", "+    int n = 0, offset = 1;")
+    prototype = hunk_of(diff, "lib.h", "+int count")
+    output = compile_config(diff, frozenset({call, use}), tmp_path,
+                            flags=("-std=gnu89", "-Wimplicit-function-declaration"))
+    assert "warning: implicit declaration of function" in output and "undeclared" in output
+    found = parse_diagnostics(output)
+    assert [(d.name, d.severity) for d in found] == [("offset", "error"), ("count", "warning")]
+    assert resolver_for(diff).resolve(output, {call, use}).add == {declare, prototype}
 
 
 def python_package(make_repo):
@@ -260,3 +286,62 @@ def test_a_name_from_a_system_header_is_repaired_by_the_include_that_brings_it(
     resolution = resolver_for(diff).resolve(output, {use})
     assert resolution.add == {include}
     assert (use, include) in resolution.learned
+
+
+def test_a_call_and_its_declaration_in_two_changes_are_observed_together(
+        make_repo, tmp_path) -> None:
+    """lib.h drops a parameter of parse() and main.c's call follows, in two hunks:
+    with only the prototype applied, gcc's `too many arguments` at the old call and
+    its `declared here` note name both changes, so the prototype is seen to need
+    the call (observed, whatever the repair gives); with only the call applied,
+    the other way round. A diagnostic that names one change only observes nothing."""
+    good = {"lib.h": b"int parse(const char *s, int n);\n" + PAD,
+            "ini.c": b"#include \"lib.h\"\nint parse(const char *s, int n) {\n"
+            b"    return s[0] + n;\n}\n",
+            "main.c": b"#include \"lib.h\"\n" + PAD
+            + b"int main(void) { return parse(\"a\", 1); }\n"}
+    bad = {"lib.h": b"int parse(const char *s);\n" + PAD,
+           "ini.c": b"#include \"lib.h\"\nint parse(const char *s) {\n    return s[0];\n}\n",
+           "main.c": b"#include \"lib.h\"\n" + PAD + b"int main(void) { return parse(\"a\"); }\n"}
+    repo = make_repo("signature")
+    diff = read_diff(repo.path, repo.commit(good), repo.commit(bad), context=0)
+    prototype = hunk_of(diff, "lib.h", "+int parse")
+    call = hunk_of(diff, "main.c", "+int main")
+    definition = hunk_of(diff, "ini.c", "+int parse")
+    resolver = resolver_for(diff)
+    output = compile_config(diff, frozenset({prototype, definition}), tmp_path)
+    assert "too many arguments" in output and "declared here" in output
+    resolution = resolver.resolve(output, {prototype, definition})
+    assert resolution.observed == ((prototype, call),)
+    assert resolution.add == {call}
+    output = compile_config(diff, frozenset({call}), tmp_path)
+    assert "too few arguments" in output
+    assert resolver.resolve(output, {call}).observed == ((call, prototype),)
+    output = compile_config(diff, frozenset({prototype}), tmp_path)  # conflicting types
+    observed = resolver.resolve(output, {prototype}).observed
+    assert (definition, prototype) not in observed and (prototype, definition) in observed
+
+
+def test_an_error_that_moved_down_is_the_same_error(make_repo, tmp_path) -> None:
+    """A repair that brings lines above an error moves it down without repairing
+    it: the loop must still see that the error it targeted came back (the same
+    name, kind, qualifier and change at its line), and not take it for a new one."""
+    good = {"ini.c": b"/* ini */\n" + PAD + b"int parse(const char *s) {\n    int n = 0;\n"
+            + PAD + b"    return n + s[0];\n}\n",
+            "main.c": b"int parse(const char *s);\nint main(void) { return parse(\"a\"); }\n"}
+    bad = {"ini.c": b"/* ini, the parser */\n/* of INI files */\n" + PAD
+           + b"int parse(const char *s) {\n    int n = 0, offset = 1;\n" + PAD
+           + b"    return n + s[offset];\n}\n", "main.c": good["main.c"]}
+    repo = make_repo("moved")
+    diff = read_diff(repo.path, repo.commit(good), repo.commit(bad), context=0)
+    top = hunk_of(diff, "ini.c", "+/* of INI files */")
+    use = hunk_of(diff, "ini.c", "s[offset]")
+    resolver = resolver_for(diff)
+    first = compile_config(diff, frozenset({use}), tmp_path)
+    targets = resolver.resolve(first, {use}).targets
+    assert {t[0] for t in targets} == {"offset"}
+    again = compile_config(diff, frozenset({use, top}), tmp_path)
+    assert [d.locations[0].line for d in parse_diagnostics(again)] != [
+        d.locations[0].line for d in parse_diagnostics(first)]
+    assert resolver.reports_again(again, {use, top}, targets)
+    assert not resolver.reports_again(again, {use, top}, {("offset", "undefined", "", None)})

@@ -241,7 +241,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         roles: dict[int, str] = {}
         if minimal:  # labelling costs tests: not once the budget is spent
             try:
-                labelled = label(tester, chosen, stop, oracle.deps, found, plan.units)
+                labelled = label(tester, chosen, stop, oracle.known(), found, plan.units)
                 chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "

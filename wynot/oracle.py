@@ -17,9 +17,11 @@ For a configuration it
    A repair that does not remove the errors it targeted ends the loop, and
    the configuration is UNRESOLVED: a configuration never grows on a guess.
    The dependencies a repair reveals are learned only once the enlarged
-   configuration builds. The answer is then the outcome of the enlarged
-   configuration, as in the paper; the pipeline later checks that the final
-   answer fails on its own.
+   configuration builds. The pairs the compiler shows disagreeing (a call
+   and its declaration read from two changes, one applied and one not) are
+   kept whatever the repair gives, for labelling (:meth:`SearchOracle.known`).
+   The answer is then the outcome of the enlarged configuration, as in the
+   paper; the pipeline later checks that the final answer fails on its own.
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
@@ -32,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.depends import Dependencies
-from wynot.analysis.resolve import Resolver, is_construction_failure
+from wynot.analysis.resolve import Resolver, Target, is_construction_failure
 from wynot.outcome import Outcome
 from wynot.result import TestRecord
 from wynot.runner import Reason
@@ -58,6 +60,11 @@ class SearchOracle:
     # configuration they do not close is predicted again.
     built: int = field(default=0)
     unbuilt: int = field(default=0)
+    # Pairs of changes the compiler showed disagreeing (a call and its declaration,
+    # one applied, the other not), whether or not the repair built: they join
+    # the units that labelling removes whole (:meth:`known`), not the search's
+    # predictions.
+    observed: Dependencies = field(default_factory=Dependencies)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -80,6 +87,17 @@ class SearchOracle:
                 record = self._resolve(config, record)
         return self.tester.confirmed(record).outcome
 
+    def known(self) -> Dependencies:
+        """The dependencies for labelling: derived, learned, and observed."""
+        if not self.observed.needs:
+            return self.deps
+        known = Dependencies({a: set(bs) for a, bs in self.deps.needs.items()},
+                             set(self.deps.ties), list(self.deps.clusters))
+        for a, needed in sorted(self.observed.needs.items()):
+            for b in sorted(needed):
+                known.add(a, b)
+        return known
+
     def did_not_build(self, record: TestRecord) -> bool:
         """UNRESOLVED because the build failed or the output shows a build error."""
         if record.outcome is not Outcome.UNRESOLVED:
@@ -96,7 +114,7 @@ class SearchOracle:
         help and the loop stops there (UNRESOLVED).
         """
         enlarged = config
-        targeted: set[object] = set()
+        targeted: set[Target] = set()
         learned: list[tuple[int, int]] = []
         for _ in range(MAX_RESOLUTION_ROUNDS):
             if not self.did_not_build(record):
@@ -106,8 +124,10 @@ class SearchOracle:
                 return record
             resolver = self._resolver()
             resolution = resolver.resolve(record.output_text(), enlarged)
-            if not resolution.add or not targeted.isdisjoint(
-                    d for d in resolver.diagnostics(record.output_text()) if d.name):
+            for a, b in resolution.observed:  # seen by the compiler: no need to build
+                self.observed.add(a, b)
+            if not resolution.add or resolver.reports_again(record.output_text(), enlarged,
+                                                            targeted):
                 break
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)

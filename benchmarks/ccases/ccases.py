@@ -11,7 +11,8 @@ those files of each release out of a local mirror of the project's history
 * the gcc command builds the sources and the test program in a temporary
   folder; when compiling or linking fails the driver exits 125;
 * otherwise the program's exit code is the test's: 0 for the old behaviour,
-  1 for the new one, 125 for anything else.
+  1 for the new one; anything else (125 from the program, or a crash: a
+  segmentation fault exits 139) makes the driver exit 125.
 
 Hunks, scratch worktrees and brute force come from ``benchmarks/real``.
 """
@@ -47,6 +48,13 @@ if ! {gcc}; then
     exit 125
 fi
 "$out/t"
+code=$?
+# 0 and 1 are the two behaviours; a crash (a signal: 128 + its number) or any
+# other exit cannot judge the change
+case $code in
+    0|1) exit $code ;;
+    *) echo "UNRESOLVED: the test program exited $code" >&2; exit 125 ;;
+esac
 """
 
 

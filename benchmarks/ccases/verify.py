@@ -5,7 +5,7 @@
         [--universe PATH,PATH] [--max-size-k 60000] [--max-size N] [--necessity]
     python3 benchmarks/ccases/verify.py NAME --hunks [PATH]    # list the change labels
     python3 benchmarks/ccases/verify.py NAME --try 'L1;L2'     # run one configuration
-    python3 benchmarks/ccases/verify.py NAME --reduce ['L1;L2'] [--keep 'L;L']
+    python3 benchmarks/ccases/verify.py NAME --reduce ['L1;L2'] [--keep 'L;L'] [--shuffle SEED]
 
 The check is ``benchmarks/real/verify_ground_truth.py``'s: GOOD exits 0 and BAD
 1; the ground truth applied to GOOD exits 1; without any one of its hunks it
@@ -21,6 +21,7 @@ single change can go: a 1-minimal failing set, found without wynot.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 import time
@@ -38,6 +39,22 @@ def labels_of(text: str) -> list[str]:
     return [x.strip() for x in text.split(";") if x.strip()]
 
 
+def without_pairs(repo: Path, changes: list[rc.Change], truth: list[rc.Change]) -> bool:
+    """Run ``truth`` without each pair of its changes; True when none of them exits 1
+    (with 1-minimality, no set that lacks two of its changes fails: 2-minimal)."""
+    t0, runs, failing = time.monotonic(), 0, []
+    with rc.Scratch(repo, changes, command=ccases.TEST_COMMAND) as s:
+        for i, a in enumerate(truth):
+            for b in truth[i + 1:]:
+                code, _ = s.run([c for c in truth if c not in (a, b)])
+                runs += 1
+                if code == 1:
+                    failing.append(f"{a.label};{b.label}")
+                    print(f"  fails without {a.label} and {b.label}", flush=True)
+    print(f"{runs} pairs removed, {len(failing)} still fail ({time.monotonic() - t0:.0f} s)")
+    return not failing
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("name")
@@ -53,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--try", dest="try_", metavar="LABELS")
     ap.add_argument("--reduce", nargs="?", const="", metavar="LABELS")
     ap.add_argument("--keep", default="", metavar="LABELS", help="never dropped by --reduce")
+    ap.add_argument("--pairs", action="store_true",
+                    help="2-minimality: run the ground truth without each pair of its changes")
+    ap.add_argument("--shuffle", type=int, metavar="SEED",
+                    help="--reduce tries the changes in a random order (this seed), not the "
+                         "diff's: another 1-minimal set, perhaps a smaller one")
     args = ap.parse_args(argv)
 
     case = ccases.load_case(args.name)
@@ -79,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.reduce is not None:
         start = [by_label[x] for x in labels_of(args.reduce)] or changes
+        if args.shuffle is not None:
+            start = list(start)
+            random.Random(args.shuffle).shuffle(start)
         t0 = time.monotonic()
         result = vgt.reduce_failing(repo, changes, start,
                                     [by_label[x] for x in labels_of(args.keep)],
@@ -86,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"1-minimal ({len(result)}, {time.monotonic() - t0:.0f} s): "
               f"{';'.join(c.label for c in result)}")
         return 0
+    if args.pairs:
+        return 0 if without_pairs(repo, changes, [by_label[x] for x in case["ground_truth"]]) else 1
     universe = args.universe.split(",") if args.universe else None
     ok = vgt.check_ground_truth(repo, changes, case["ground_truth"], jobs=args.jobs,
                                 max_size_k=args.max_size_k, command=ccases.TEST_COMMAND,

@@ -44,13 +44,16 @@ class Diagnostic:
     ``qualifier`` is what the message qualifies it by: a module (``pkg.m02``),
     a struct or class (``struct point``, ``Config``), or '' when it says
     nothing. ``locations`` come innermost first: the line of the error, then
-    notes and outer frames.
+    notes and outer frames. ``severity`` is "warning" for a compiler warning
+    (gcc before 14 warns of an implicit declaration): no repair target, but
+    it places the linker's error about the same name.
     """
 
     name: str
     kind: str
     qualifier: str = ""
     locations: tuple[Location, ...] = field(default=())
+    severity: str = "error"  # or "warning": it did not stop the build by itself
 
 
 KINDS = ("undefined", "member", "import", "type", "signature", "syntax")
@@ -89,6 +92,10 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
         ("arguments", rf"too (?:few|many) arguments to function {_Q}(?:[^'‘’`\"(]*[\s*&:])?"
          r"(\w+)", "signature", 1, 0),
         ("conflicting", rf"conflicting types for {_Q}(\w+){_Q}", "signature", 1, 0),
+        # an argument of the wrong type (gcc 14 makes these errors; before, warnings)
+        ("passing", rf"passing argument \d+ of {_Q}(\w+){_Q} (?:from incompatible pointer "
+         r"type|makes (?:integer from pointer|pointer from integer) without a cast)",
+         "signature", 1, 0),
         ("macro", rf"macro {_Q}(\w+){_Q} (?:passed \d+ arguments?, but takes just|requires "
          r"\d+ arguments?, but only) \d+", "signature", 1, 0),
         # javac's "cannot find symbol" takes its name from the "symbol:" line below
@@ -158,7 +165,11 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
             continue
         diagnostic = _diagnostic(line, located, frames)
         if diagnostic is None:
+            if located is not None:  # the notes below belong to this message
+                last = None
             continue
+        if located is not None and _severity(line) == "warning":
+            diagnostic = replace(diagnostic, severity="warning")
         if function and located is not None and diagnostic.kind == "undefined" and not (
                 diagnostic.qualifier or "undefined reference" in line):
             diagnostic = replace(diagnostic, qualifier=f"function {function}")
@@ -166,7 +177,20 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         last = seen.setdefault(diagnostic, len(found))
         if last == len(found):
             found.append(diagnostic)
-    return found
+    return _placed_by_warnings(found)
+
+
+def _placed_by_warnings(found: list[Diagnostic]) -> list[Diagnostic]:
+    """An error that names no line (the linker's ``undefined reference`` without
+    debug information) takes the line of a warning about the same name (the
+    call that implicitly declared it)."""
+    warned = {d.name: d.locations[0] for d in found
+              if d.severity == "warning" and d.name and d.locations and d.locations[0].line}
+    if not warned:
+        return found
+    return [_with_location(d, warned[d.name], end=False)
+            if d.severity == "error" and d.name in warned
+            and not any(loc.line for loc in d.locations) else d for d in found]
 
 
 def _lines(output: str) -> Iterator[str]:
@@ -190,8 +214,13 @@ def _location(line: str) -> Location | None:
 
 
 def _is_note(line: str) -> bool:
+    return _severity(line) == "note"
+
+
+def _severity(line: str) -> str:
+    """'error', 'fatal error', 'note' or 'warning' for a compiler line; '' otherwise."""
     match = _COMPILER.match(line)
-    return match is not None and match.group(4) == "note"
+    return match.group(4) if match is not None else ""
 
 
 def _frame(line: str) -> Location | None:

@@ -45,18 +45,30 @@ CONSTRUCTION_ERRORS = re.compile("|".join((
 )))
 
 
+# A diagnostic as the loop tells repeats apart: (name, kind, qualifier, the change
+# at its line or None). Not its line number: lines move as hunks are added, and
+# the same error reported two lines lower after a repair is still not repaired.
+Target = tuple[str, str, str, int | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """What to add, and the dependencies it reveals (applied change -> added change).
 
     ``names`` label the repairs for the progress line; ``targets`` are the
-    diagnostics repaired, so that the caller can tell whether a repair helped.
+    diagnostics repaired (:data:`Target`), so that the caller can tell whether a
+    repair helped (:meth:`Resolver.reports_again`).
     """
 
     add: frozenset[int]
     learned: tuple[tuple[int, int], ...]
     names: tuple[str, ...]
-    targets: frozenset[Diagnostic] = frozenset()
+    targets: frozenset[Target] = frozenset()
+    # (applied change, change not applied) that the compiler itself showed
+    # disagreeing: the call and the declaration of one function, one rewritten
+    # and the other not. A fact about the code, learned whether or not the
+    # repair builds (``learned`` is a repair's guess, kept only once it builds).
+    observed: tuple[tuple[int, int], ...] = ()
 
 
 class Resolver:
@@ -86,7 +98,9 @@ class Resolver:
         self._includers = _include_adders(diff) if diff is not None else {}
 
     def diagnostics(self, output: str) -> list[Diagnostic]:
-        """What the output reports: the built-in readers, then the user's patterns."""
+        """What the output reports: the built-in readers, then the user's patterns.
+        Warnings stay: an implicit declaration that gcc only warns of still
+        breaks the program (a pointer returned as ``int``)."""
         found = parse_diagnostics(output)
         for line in output.splitlines() if self.patterns else ():
             for match in (m for p in self.patterns for m in p.finditer(line[:4096])):
@@ -128,7 +142,7 @@ class Resolver:
         add: set[int] = set()
         learned: list[tuple[int, int]] = []
         labels: list[str] = []
-        targets: set[Diagnostic] = set()
+        targets: set[Target] = set()
         repaired: set[str] = set()  # functions whose calls the signature rule repaired
         for pair in self.signature_pairs(output):
             signers = self._index.signers.get(pair, ())
@@ -138,7 +152,9 @@ class Resolver:
                 learned.extend((u, c) for u in signers if u in applied for c in signed)
                 labels.append(f"{pair[0]}({pair[1]}=)")
                 repaired.add(pair[0])
+        observed: list[tuple[int, int]] = []
         for diagnostic in self.diagnostics(output):
+            observed.extend(self._disagreeing(diagnostic, applied))
             if diagnostic.kind == "signature" and diagnostic.name.rsplit(".")[-1] in repaired:
                 continue
             fixes, users = self._repair(diagnostic, applied)
@@ -146,9 +162,44 @@ class Resolver:
                 add.update(fixes)
                 learned.extend((u, c) for u in sorted(users) for c in sorted(fixes))
                 labels.append(_label(diagnostic))
-                targets.add(diagnostic)
+                targets.add(self.target(diagnostic, applied))
         return Resolution(frozenset(add), tuple(dict.fromkeys(learned)), tuple(labels),
-                          frozenset(targets))
+                          frozenset(targets), tuple(dict.fromkeys(observed)))
+
+    def target(self, diagnostic: Diagnostic, applied: frozenset[int]) -> Target:
+        """What identifies ``diagnostic`` from one repair round to the next: a
+        name undeclared in a function is one error wherever in the function it
+        is reported (a compiler reports it once a function); any other, one
+        error at each change it is reported in (``ensure`` called wrongly in
+        five hunks is five errors)."""
+        if diagnostic.kind == "undefined" and diagnostic.qualifier.startswith("function "):
+            return diagnostic.name, diagnostic.kind, diagnostic.qualifier, None
+        places = self._places(diagnostic, applied)
+        change = places[0].change if places else None
+        return diagnostic.name, diagnostic.kind, diagnostic.qualifier, change
+
+    def reports_again(self, output: str, applied: Iterable[int],
+                      targets: Iterable[Target]) -> bool:
+        """Whether ``output`` still reports a named diagnostic of ``targets``: the
+        repair that targeted it did not help."""
+        applied = frozenset(applied)
+        wanted = set(targets)
+        return any(self.target(d, applied) in wanted
+                   for d in self.diagnostics(output) if d.name) if wanted else False
+
+    def _disagreeing(self, diagnostic: Diagnostic,
+                     applied: frozenset[int]) -> list[tuple[int, int]]:
+        """(applied, not applied) pairs of one signature diagnostic's places: a call
+        and its declaration (or a definition and its prototype) that the compiler
+        read from two different changes, exactly one of them applied."""
+        if diagnostic.kind != "signature" or len(diagnostic.locations) < 2:
+            return []
+        places = self._places(diagnostic, applied)
+        users = sorted({p.change for p in places if p.change is not None and p.applied})
+        missing = sorted({p.change for p in places if p.change is not None and not p.applied})
+        if len(users) != 1 or len(missing) != 1:
+            return []
+        return [(users[0], missing[0])]
 
     def _repair(self, diagnostic: Diagnostic, applied: frozenset[int]) -> tuple[
             set[int], set[int]]:
