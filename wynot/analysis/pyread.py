@@ -156,8 +156,7 @@ class SideReader:
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, where: Where | None,
                   body: _Function | None, cls: str | None) -> None:
         """A def: its parameters and signature; as a scope, its names."""
-        if body is not None:
-            body.names.add(node.name)
+        self._found(node, where, body)
         a = node.args
         for arg in (*a.posonlyargs, *a.args, a.vararg, *a.kwonlyargs, a.kwarg):
             if arg is not None and arg.arg not in ("self", "cls"):
@@ -170,9 +169,6 @@ class SideReader:
         scope = inner = None
         if where is not None:
             prefix, owner, nested = where
-            if not nested:
-                self.found.append((node.lineno, node.end_lineno or node.lineno,
-                                   prefix + node.name))
             if owner:
                 self.members[owner].add(node.name)
             first = (a.posonlyargs + a.args)[:1]
@@ -190,14 +186,10 @@ class SideReader:
 
     def _class(self, node: ast.ClassDef, where: Where | None, body: _Function | None) -> None:
         """A class: as a scope, what its body assigns and what its methods set."""
-        if body is not None:
-            body.names.add(node.name)
+        self._found(node, where, body)
         key = inner = None
         if where is not None:
-            prefix, owner, nested = where
-            if not nested:
-                self.found.append((node.lineno, node.end_lineno or node.lineno,
-                                   prefix + node.name))
+            prefix, _, nested = where
             key = f"class {prefix}{node.name}"
             self.members[key] = set()
             for statement in node.body:
@@ -216,3 +208,13 @@ class SideReader:
             self._walk(expression, None, None, None)
         if key is not None:
             self.bound[key] = frozenset(self.members.pop(key))
+
+    def _found(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+               where: Where | None, body: _Function | None) -> None:
+        """A def or class: a name of the function whose body holds it, and a scope
+        for grouping where no statement but a def or class holds it."""
+        if body is not None:
+            body.names.add(node.name)
+        if where is not None and not where[2]:
+            self.found.append((node.lineno, node.end_lineno or node.lineno,
+                               where[0] + node.name))
