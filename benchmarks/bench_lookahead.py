@@ -13,7 +13,14 @@ the time until dd+ returns, averaged over ``--seeds`` oracles of each shape:
 * ``single``: one failure-inducing change;
 * ``pair``: two that fail only together;
 * ``unresolved``: one cause, and half of the configurations that miss a
-  cluster of three changes are UNRESOLVED.
+  cluster of three changes are UNRESOLVED;
+* ``suspected``: one cause, and evidence (as :mod:`wynot.suspects` reads
+  it from BAD's output) that names it among three changes, alike;
+* ``misled``: one cause, and evidence that names three other changes.
+
+The guesses are :class:`wynot.lookahead.Guesses` over the changes (with the
+evidence, if any); ``--coin`` guesses every question as a coin toss instead
+(the lookahead before the guesses had a model).
 
 ``bound`` is the best a binary split allows when every guess is a coin toss:
 k workers cover a tree of about log2(k + 1) levels of questions a round.
@@ -34,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from dd_oracles import implies  # noqa: E402
 from wynot.dd import Outcome, dd_plus  # noqa: E402
-from wynot.lookahead import Lookahead  # noqa: E402
+from wynot.lookahead import Guesses, Lookahead  # noqa: E402
 
 Config = frozenset[int]
 
@@ -78,7 +85,8 @@ class Clock:
         return self.known[config]
 
 
-def simulate(n: int, outcome: Callable[[Config], Outcome], workers: int) -> float:
+def simulate(n: int, outcome: Callable[[Config], Outcome], guesses: Guesses[int] | None,
+             workers: int) -> float:
     changes = list(range(n))
     clock = Clock(outcome, workers)
     if workers == 1:
@@ -89,10 +97,25 @@ def simulate(n: int, outcome: Callable[[Config], Outcome], workers: int) -> floa
         return dd_plus(changes, answer, keep_passing=True)
 
     lookahead = Lookahead(search, clock.ask, clock.want, workers,
-                          predict=lambda c: clock.known.get(c))
+                          predict=lambda c: clock.known.get(c), guesses=guesses)
     clock.replan = lookahead.plan
     dd_plus(changes, lookahead, keep_passing=True)
     return clock.now
+
+
+SHAPES = ("single", "pair", "unresolved", "suspected", "misled")
+
+
+def case(shape: str, n: int, seed: int,
+         coin: bool) -> tuple[Callable[[Config], Outcome], Guesses[int] | None]:
+    """The oracle of ``shape`` and the guesses the lookahead makes about it."""
+    rnd = random.Random(seed)
+    if shape in ("suspected", "misled"):
+        cause, *others = rnd.sample(range(n), 4)
+        named = [cause, *others[:2]] if shape == "suspected" else others
+        found = implies({cause}, [], unresolved_rate=0.0)
+        return found, None if coin else Guesses(frozenset(range(n)), dict.fromkeys(named, 1.0))
+    return oracle(shape, n, seed), None if coin else Guesses(frozenset(range(n)))
 
 
 def oracle(shape: str, n: int, seed: int) -> Callable[[Config], Outcome]:
@@ -110,14 +133,16 @@ def main() -> None:
     ap.add_argument("--changes", default="200,1000")
     ap.add_argument("--jobs", default="1,4,8")
     ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--shapes", default=",".join(SHAPES))
+    ap.add_argument("--coin", action="store_true", help="guess every answer as a coin toss")
     args = ap.parse_args()
     jobs = [int(j) for j in args.jobs.split(",")]
     print("| changes | shape | " + " | ".join(f"-j {j} (units)" for j in jobs)
           + " | " + " | ".join(f"-j {j} × -j 1 (bound)" for j in jobs if j > 1) + " |")
     print("| ---: | --- |" + " ---: |" * (len(jobs) + len([j for j in jobs if j > 1])))
     for n in (int(c) for c in args.changes.split(",")):
-        for shape in ("single", "pair", "unresolved"):
-            times = {j: statistics.mean(simulate(n, oracle(shape, n, s), j)
+        for shape in args.shapes.split(","):
+            times = {j: statistics.mean(simulate(n, *case(shape, n, s, args.coin), j)
                                         for s in range(args.seeds)) for j in jobs}
             base = times[jobs[0]]
             ratios = [f"{times[j] / base:.2f} ({1 / math.log2(j + 1):.2f})"

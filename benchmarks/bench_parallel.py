@@ -1,16 +1,20 @@
 """-j N against -j 1: wall time, answer and decisive tests, with a test that sleeps 1 s.
 
-    python benchmarks/bench_parallel.py hunks REPO [REPO...] [--jobs 1,4,8] [--markdown]
+    python benchmarks/bench_parallel.py hunks REPO [REPO...] [--jobs 1,4,8] [--repeat R]
+                                         [--markdown]
     python benchmarks/bench_parallel.py commits [--commits 300] [--jobs 1,3,7]
 
 ``hunks``: each REPO has tags ``good`` and ``bad`` and a test command in
 ``REPO.json`` (benchmarks/synthetic/generate.py) or ``wynot_case_test.py``
 (benchmarks/real/build_case.py). The test command becomes
 ``sh -c 'sleep 1; exec TEST'`` and wynot runs with ``--no-cache`` once per
--j value. Printed per run: wall time, its ratio to -j 1, whether the answer
-and the sequence of decisive tests (every answer the search used, in order:
-phase, configuration, outcome) are those of -j 1, and how many runs were
-speculative (started ahead, then used, left unused or cancelled).
+-j value (``--repeat R``: R times, the -j values taking turns; the median
+wall time and its range are shown). Printed per -j: wall time, its ratio to
+-j 1, whether the answer and the sequence of decisive tests (every answer the
+search used, in order: phase, configuration, outcome) are those of -j 1 in
+every run, how many runs were speculative (started ahead, then left unused
+or cancelled; medians), and the load average (1 minute) when the runs
+started (mean).
 
 ``commits``: a linear history of N commits whose test starts failing at a
 commit; the multisection's rounds and tests for each width, averaged over
@@ -49,6 +53,7 @@ def test_command(repo: Path) -> list[str]:
 
 
 def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
+    load = os.getloadavg()[0]
     started = time.monotonic()
     proc = subprocess.run([*WYNOT, "good", "bad", "--json", "--no-cache", "-q", "-j", str(jobs),
                            "--", *test_command(repo)], cwd=repo, capture_output=True,
@@ -62,28 +67,39 @@ def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
     decisive = [(e["phase"], str(e["changes"]), e["outcome"]) for e in entries
                 if e["phase"] not in ("speculative", "verify")]
     speculative = [e for e in entries if e["phase"] == "speculative"]
-    return {"wall": wall, "answer": sorted(c["label"] for c in report["changes"]),
+    return {"wall": wall, "load": load, "answer": sorted(c["label"] for c in report["changes"]),
             "decisive": decisive,
             "ran": sum(1 for e in entries if e.get("source") == "run"),
             "cancelled": sum(1 for e in speculative if e["source"] == "cancelled"),
             "unused": sum(1 for e in speculative if e["source"] == "unused")}
 
 
-def bench_hunks(repos: list[Path], jobs: list[int], markdown: bool) -> None:
+def bench_hunks(repos: list[Path], jobs: list[int], markdown: bool, repeat: int = 1) -> None:
     if markdown:
         print("| repository | -j | wall (s) | × -j 1 | same answer | same decisive tests "
-              "| decisive tests | runs used | unused | cancelled |")
-        print("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |")
+              "| decisive tests | runs used | unused | cancelled | load |")
+        print("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for repo in repos:
-        base: dict[str, object] | None = None
+        # the -j values take turns, so that each meets the same load as the others
+        rows: dict[int, list[dict[str, object]]] = {j: [] for j in jobs}
+        for _ in range(repeat):
+            for j in jobs:
+                rows[j].append(run_hunks(repo, j))
+        base = rows[jobs[0]][0]
+        base_wall = statistics.median(float(r["wall"]) for r in rows[jobs[0]])  # type: ignore[arg-type]
         for j in jobs:
-            row = run_hunks(repo, j)
-            base = base or row
-            ratio = float(row["wall"]) / float(base["wall"])  # type: ignore[arg-type]
-            cells = [repo.name, j, f"{row['wall']:.1f}", f"{ratio:.2f}",
-                     row["answer"] == base["answer"], row["decisive"] == base["decisive"],
-                     len(row["decisive"]), row["ran"], row["unused"],  # type: ignore[arg-type]
-                     row["cancelled"]]
+            runs = rows[j]
+            walls = sorted(float(r["wall"]) for r in runs)  # type: ignore[arg-type]
+            wall = statistics.median(walls)
+            shown = f"{wall:.1f}" if repeat == 1 else f"{wall:.1f} ({walls[0]:.1f}-{walls[-1]:.1f})"
+            row = runs[0]
+            cells = [repo.name, j, shown, f"{wall / base_wall:.2f}",
+                     all(r["answer"] == base["answer"] for r in runs),
+                     all(r["decisive"] == base["decisive"] for r in runs),
+                     len(row["decisive"]), row["ran"],  # type: ignore[arg-type]
+                     statistics.median(int(r["unused"]) for r in runs),  # type: ignore[call-overload]
+                     statistics.median(int(r["cancelled"]) for r in runs),  # type: ignore[call-overload]
+                     f"{statistics.mean(float(r['load']) for r in runs):.1f}"]  # type: ignore[arg-type]
             if markdown:
                 print("| " + " | ".join(map(str, cells)) + " |", flush=True)
             else:
@@ -168,13 +184,15 @@ def main() -> None:
     hunks.add_argument("repos", nargs="+", type=Path)
     hunks.add_argument("--jobs", default="1,4,8")
     hunks.add_argument("--markdown", action="store_true")
+    hunks.add_argument("--repeat", type=int, default=1,
+                       help="runs of each -j (taking turns); the median wall time is shown")
     commits = sub.add_parser("commits")
     commits.add_argument("--commits", type=int, default=300)
     commits.add_argument("--jobs", default="1,3,7")
     args = ap.parse_args()
     jobs = [int(j) for j in args.jobs.split(",")]
     if args.what == "hunks":
-        bench_hunks(args.repos, jobs, args.markdown)
+        bench_hunks(args.repos, jobs, args.markdown, args.repeat)
     else:
         bench_commits(args.commits, jobs)
 

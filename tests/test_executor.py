@@ -71,6 +71,32 @@ def test_pool_runs_commits_then_configurations_in_its_worktrees(make_repo,  # ty
     assert repo.text("worktree", "list").count("\n") == 0, "the worktrees were removed"
 
 
+def test_worktrees_made_ahead_go_to_the_first_jobs_in_queue_order(make_repo,  # type: ignore[no-untyped-def]
+                                                                  tmp_path: Path) -> None:
+    """``warm``: the worktrees are made before any job (while the caller analyses),
+    jobs take them (and check out what they need), and closing removes them all,
+    taken or not."""
+    repo: GitRepo = make_repo()
+    first = repo.commit({"value": b"0\n"})
+    second = repo.commit({"value": b"1\n"})
+    test = Commands(test=("sh", "-c", 'test "$(cat value)" = 0'))
+    with LocalPool(repo.path, test, 3, warm=first) as pool:
+        deadline = time.monotonic() + 60
+        while len(leftover_worktrees(repo.path)) < 3:  # made with no job submitted
+            assert time.monotonic() < deadline, "the worktrees were not made ahead"
+            time.sleep(0.05)
+        pool.begin(first, Diff(good=first, bad=second, files=(), changes=()))
+        late = pool.submit(Job(frozenset(), tmp_path / "late.out", commit=second), 5)
+        early = pool.submit(Job(frozenset(), tmp_path / "early.out"), 1)
+        assert early.result().outcome is Outcome.PASS  # GOOD: made ahead, checked out again
+        assert late.result().outcome is Outcome.FAIL
+        assert len(leftover_worktrees(repo.path)) == 3  # none made on demand
+    assert leftover_worktrees(repo.path) == [], "the worktrees were removed"
+    with LocalPool(repo.path, test, 4, warm=first):
+        pass  # closed at once, perhaps while still making them: none is left behind
+    assert leftover_worktrees(repo.path) == []
+
+
 def test_jobs_option_values() -> None:
     assert parse_jobs("3", lambda: 8) == 3
     assert parse_jobs("auto", lambda: 8) == 8

@@ -62,12 +62,12 @@ class MemoryExecutor(LocalPool):
 
 def parallel_dd_plus(changes: list[int], outcome: Callable[[frozenset[int]], Outcome],
                      workers: int, log_dir: Path, *, keep_passing: bool,
-                     seed: int = 0,
+                     seed: int = 0, suspicion: dict[int, float] | None = None,
                      ) -> tuple[frozenset[int], list[result.TestRecord], MemoryExecutor]:
     executor = MemoryExecutor(outcome, workers, seed)
     log = RunLog(log_dir)
     searcher = tester.Tester(Diff("good", "bad", (), ()), executor, Commands(("true",)), None, "",
-                    log, lambda _: None)
+                    log, lambda _: None, suspicion=suspicion or {})
     try:
         oracle = SearchOracle(searcher, Dependencies(), None)
         found = search_dd_plus(searcher, oracle, changes, frozenset(), split_evenly, None,
@@ -102,17 +102,21 @@ oracles = st.one_of(
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=oracles, workers=st.integers(1, 8), keep_passing=st.booleans(),
-       seed=st.integers(0, 1000))
+       seed=st.integers(0, 1000),
+       suspicion=st.dictionaries(st.integers(0, 23), st.floats(0.0, 1e3), max_size=4))
 def test_parallel_dd_plus_answers_and_asks_as_sequential(
         case: tuple[int, Callable[[frozenset[int]], Outcome]], workers: int,
-        keep_passing: bool, seed: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+        keep_passing: bool, seed: int, suspicion: dict[int, float],
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Whatever the evidence the guesses weigh (right, wrong or none), the answer
+    and the questions are those of the sequential search."""
     n, outcome = case
     changes = list(range(n))
     sequential = CountingOracle(outcome)
     expected = dd_plus(changes, sequential, keep_passing=keep_passing)
     found, records, executor = parallel_dd_plus(
         changes, outcome, workers, tmp_path_factory.mktemp("runs"), keep_passing=keep_passing,
-        seed=seed)
+        seed=seed, suspicion=suspicion)
     assert found == expected
     assert [r.ids for r in records] == sequential.asked
     assert [r.outcome for r in records] == [outcome(c) for c in sequential.asked]

@@ -57,6 +57,7 @@ from wynot.result import (
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.state import DEFAULT_KEEP_RUNS
+from wynot.suspects import weights
 from wynot.tester import Tester
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
@@ -119,7 +120,7 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     phase: CommitPhase | None = None
     try:
         with open_executor(request.executor, info.toplevel, request.commands, request.jobs,
-                           request.scheduler, progress) as executor:
+                           request.scheduler, progress, warm=good) as executor:
             low, high, premise = good, bad, None
             if chain is not None and (request.strategy == "commits"
                                       or count_between(info.toplevel, good, bad) > 0):
@@ -220,7 +221,9 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
             if request.flaky.reruns:
                 flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
-            bad_record = premise[1]
+            good_record, bad_record = premise
+        if executor.workers > 1:  # where BAD's failure points: for guesses only
+            tester.suspicion = weights(diff, bad_record.output_text(), good_record.output_text())
         resolver = None
         if request.resolve:
             resolver = functools.partial(_resolver, analysis, request.resolve_patterns)

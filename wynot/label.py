@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
-from wynot.lookahead import Lookahead, plan_ahead
+from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, plural
@@ -31,6 +31,7 @@ from wynot.tester import Tester
 
 Stop = Callable[[], bool]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
+LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +112,19 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
         return tester.peek(applied | config)  # a guess already answered
 
     def announce(configs: Sequence[frozenset[int]]) -> None:
-        # a likely answer is also run a second time, for the verification
-        tester.speculate([applied | config for config in configs],
-                         again=[applied | config for config in configs if config in answers])
+        # a likely answer is also run a second time, for the verification, and
+        # without each of its changes (when it has few), for the labels, right after it
+        likely = [applied | config for config in configs if config in answers]
+        tester.speculate([run for config in configs for run in [applied | config] + (
+            [applied | config - {c} for c in sorted(config)]
+            if config in answers and len(applied | config) <= LABELS_AHEAD else [])],
+            again=likely)
 
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
-    test = Lookahead(search, ask, announce, tester.executor.workers, predict)
+    split = remembered(split)  # the replays split the same runs again and again
+    test = Lookahead(search, ask, announce, tester.executor.workers, predict,
+                     tester.guesses(changes))
     tester.replan = lambda: announce(test.plan())
     try:
         return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)

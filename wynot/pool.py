@@ -12,11 +12,11 @@ import contextlib
 import heapq
 import itertools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wynot.changes import Diff
+from wynot.changes import Diff, FileState
 from wynot.executor import Cancelled, Execution, Executor, Job, Started, execute
 from wynot.patch import TreeBuilder, tree_states
 from wynot.result import Progress
@@ -37,6 +37,7 @@ class LocalHandle:
     _error: BaseException | None = None
     # A pool of one runs its jobs here, in the thread that asks for the result.
     _inline: Callable[[LocalHandle], None] | None = None
+    rank: tuple[int, int] = (0, 0)  # (priority, submission): the queue's order
 
     def result(self) -> Execution:
         if self._inline is not None and not self._done.is_set():
@@ -70,7 +71,11 @@ class LocalPool:
     """N scratch worktrees of ``repo``, each run by its own thread.
 
     A worktree is created the first time its thread takes a job, and then
-    materialised incrementally from one configuration to the next. After
+    materialised incrementally from one configuration to the next. With
+    ``warm`` (a commit), a thread of its own starts making the worktrees at
+    once, one at a time (while the caller analyses the diff), and the
+    workers take them as they start their first jobs, the job first in the
+    queue's order first (the premise's GOOD and BAD before the guesses). After
     :meth:`begin` (the hunk phase after the commit phase) each worktree checks
     out the new GOOD; build outputs, untracked, survive the switch. Use it as
     a context manager: leaving it cancels what runs and removes the worktrees.
@@ -85,7 +90,7 @@ class LocalPool:
     """
 
     def __init__(self, repo: Path, commands: Commands, workers: int = 1, *,
-                 started: Started | None = None) -> None:
+                 started: Started | None = None, warm: str | None = None) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         self.repo = repo
@@ -108,6 +113,14 @@ class LocalPool:
         self._threads = [threading.Thread(target=self._work, args=(i + 1,), daemon=True,
                                           name=f"wynot-worker-{i + 1}")
                          for i in range(0 if self._inline else workers)]
+        # made ahead (``warm``): worktrees not taken yet, how many are still to come,
+        # and the ranks of the jobs whose workers wait for one
+        self._made: list[ScratchWorktree] = []
+        self._making = 0 if self._inline or warm is None else workers
+        self._waiting: list[tuple[int, int]] = []
+        if self._making:
+            self._threads.append(threading.Thread(target=self._make_ahead, args=(warm,),
+                                                  daemon=True, name="wynot-worktrees"))
         for thread in self._threads:
             thread.start()
 
@@ -130,7 +143,8 @@ class LocalPool:
             if self._inline:
                 handle._inline = self._run_inline
                 return handle
-            heapq.heappush(self._queue, (priority, next(self._order), handle))
+            handle.rank = (priority, next(self._order))
+            heapq.heappush(self._queue, (*handle.rank, handle))
             self._lock.notify()
         return handle
 
@@ -209,35 +223,75 @@ class LocalPool:
             good, diff, current = self._good, self._diff, self._generation
         worktree, generation, trees = self._worktrees.get(name, (None, -1, None))
         if worktree is None or trees is None or generation != current:
-            worktree = self._prepare(worktree, good, diff)
+            worktree = self._prepare(worktree, good, diff, handle.rank)
             trees = TreeBuilder(diff)  # a fresh worktree of GOOD, or one just checked out
             self._worktrees[name] = (worktree, current, trees)
         return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees)
 
-    def _prepare(self, worktree: ScratchWorktree | None, good: str,
-                 diff: Diff) -> ScratchWorktree:
-        """A worktree of ``good`` whose diff paths are known to hold their GOOD states."""
+    def _prepare(self, worktree: ScratchWorktree | None, good: str, diff: Diff,
+                 rank: tuple[int, int] = (0, 0)) -> ScratchWorktree:
+        """A worktree of ``good`` whose diff paths are known to hold their GOOD states
+        (one made ahead if any comes, for the job of ``rank``)."""
         base = tree_states(diff, frozenset()) if diff.changes else {}
         commit = good or "HEAD"
+        worktree = worktree or self._take(rank)
         if worktree is None:
-            # One at a time: a `git worktree add` can read another's half-written
-            # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
-            # and the reclaiming of dead runs' worktrees prunes.
-            with self._stack_lock:
-                created = scratch_worktree(self.repo, commit, base)
-                fresh = created.__enter__()
-                self._stack.push(created.__exit__)
-            return fresh
+            return self._create(commit, base)
         return worktree.switch(commit, base)  # writes through a new checkout converter
+
+    def _create(self, commit: str, base: Mapping[str, FileState | None]) -> ScratchWorktree:
+        """A new worktree of ``commit``, removed when the pool closes."""
+        # One at a time: a `git worktree add` can read another's half-written
+        # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
+        # and the reclaiming of dead runs' worktrees prunes.
+        with self._stack_lock:
+            created = scratch_worktree(self.repo, commit, base)
+            fresh = created.__enter__()
+            self._stack.push(created.__exit__)
+        return fresh
+
+    def _make_ahead(self, commit: str) -> None:
+        """Make a worktree of ``commit`` for each worker, one at a time (``warm``)."""
+        try:
+            while True:
+                with self._lock:
+                    if self._closing or not self._making:
+                        return
+                made = self._create(commit, {})
+                with self._lock:
+                    self._made.append(made)
+                    self._making -= 1
+                    self._lock.notify_all()
+        finally:  # closing, done or broken: workers that wait make their own
+            with self._lock:
+                self._making = 0
+                self._lock.notify_all()
+
+    def _take(self, rank: tuple[int, int]) -> ScratchWorktree | None:
+        """A worktree made ahead, once no job ranked before ``rank`` waits for one;
+        None when no more come."""
+        with self._lock:
+            self._waiting.append(rank)
+            try:
+                while not (self._made and min(self._waiting) == rank):
+                    if not self._making and not self._made:
+                        return None
+                    self._lock.wait()
+                return self._made.pop(0)
+            finally:
+                self._waiting.remove(rank)
+                self._lock.notify_all()
 
 
 @contextlib.contextmanager
 def open_executor(kind: str, repo: Path, commands: Commands, jobs: int,
-                  scheduler: str | None, progress: Progress) -> Iterator[Executor]:
+                  scheduler: str | None, progress: Progress,
+                  warm: str | None = None) -> Iterator[Executor]:
     """The executor a run asked for, closed (runs cancelled, workers released) on exit.
 
-    ``kind`` is "local" (a :class:`LocalPool` of ``jobs`` worktrees) or "dask"
-    (the workers of the dask.distributed scheduler at ``scheduler``).
+    ``kind`` is "local" (a :class:`LocalPool` of ``jobs`` worktrees, made ahead
+    from the commit ``warm`` if given) or "dask" (the workers of the
+    dask.distributed scheduler at ``scheduler``).
     """
     def started(worker: str, job: Job) -> None:
         progress(f"[{worker}] running {job.describe()}")
@@ -249,5 +303,5 @@ def open_executor(kind: str, repo: Path, commands: Commands, jobs: int,
         with DaskExecutor(repo, commands, scheduler, jobs=jobs) as remote:
             yield remote
         return
-    with LocalPool(repo, commands, jobs, started=show) as pool:
+    with LocalPool(repo, commands, jobs, started=show, warm=warm) as pool:
         yield pool

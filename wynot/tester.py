@@ -25,6 +25,7 @@ from wynot.cache import CachedOutcome, OutcomeCache, RunLog, command_files, sear
 from wynot.changes import Diff, FileState
 from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
 from wynot.executor import Cancelled, Execution, Executor, Handle, Job, did_not_build
+from wynot.lookahead import Guesses
 from wynot.outcome import Outcome
 from wynot.result import (
     CACHED,
@@ -68,9 +69,13 @@ class Tester:
     _speculated: int = field(default=0, init=False, repr=False)
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
     _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
+    _keep_again: bool = field(default=False, init=False, repr=False)
     # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
     # speculative run finishes while the search waits.
     replan: Callable[[], None] | None = field(default=None, repr=False)
+    # Evidence of where the cause lies (change id -> weight, wynot.suspects.weights):
+    # it orders speculative runs only.
+    suspicion: Mapping[int, float] = field(default_factory=dict, repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -225,12 +230,20 @@ class Tester:
                                     execution.duration, execution.output, RAN, commit=commit),
                          execution.worker)
 
+    def guesses(self, changes: Iterable[int]) -> Guesses[int]:
+        """How a looking-ahead search over ``changes`` guesses its answers: by their
+        sizes and :attr:`suspicion` (:class:`~wynot.lookahead.Guesses`)."""
+        universe = frozenset(changes)
+        return Guesses(universe, {c: w for c, w in self.suspicion.items() if c in universe})
+
     def speculate(self, configs: Sequence[frozenset[int]],
                   again: Sequence[frozenset[int]] | None = None) -> None:
         """Start these configurations on idle workers, first ones first.
 
         Speculative runs started earlier and not among ``configs`` are
-        cancelled; those among them keep running, and so do finished ones.
+        cancelled when a worker is needed for one of ``configs`` (the latest
+        started first); until then they run on, as the search may still ask
+        for them (the plan looks only so far ahead); finished ones are kept.
         Configurations with a known outcome are skipped; no more runs are
         started than there are workers. Does nothing with one worker.
         ``again``: likely answers among ``configs``, of which a second,
@@ -283,17 +296,18 @@ class Tester:
 
     def _want(self, keys: Sequence[_Key], keep_finished: bool = True,
               keep_again: bool = False) -> None:
-        """Keep the speculative runs among ``keys``, and those finished already (a search
-        may still ask for them); cancel the others; start the first new ones on free
-        workers."""
+        """Start the first of ``keys`` not started yet on free workers; keep the other
+        speculative runs (a search may still ask for them) until a listed one needs
+        their worker (:meth:`_top_up`). With ``keep_finished`` off (the search
+        ended), cancel every run not listed."""
         if self.executor.workers < 2 and not self._pending:
             return
-        listed = set(keys)
-        for key in [k for k, (handle, _) in self._pending.items()
-                    if k not in listed and not (keep_finished and handle.done())
-                    and not (k[0] == AGAIN and (keep_again or self._maybe_answer(k[1], listed)))]:
-            self._drop(key, self._pending.pop(key))
+        if not keep_finished:
+            listed = set(keys)
+            for key in [k for k in self._pending if k not in listed]:
+                self._drop(key, self._pending.pop(key))
         self._listed = list(keys)
+        self._keep_again = keep_again
         self._top_up()
 
     def _maybe_answer(self, ids: frozenset[int], listed: set[_Key]) -> bool:
@@ -305,17 +319,34 @@ class Tester:
                 or (earlier is not None and earlier.outcome is Outcome.FAIL))
 
     def _top_up(self) -> None:
-        """Start the first listed configurations not started yet, while workers are free."""
+        """Start the first listed configurations not started yet, while workers are free.
+
+        A worker busy with a run no longer listed is freed for a listed one (the
+        latest such run is cancelled first); one that may serve the verification
+        (a second run of a likely answer) is kept.
+        """
         awaited_key, awaited = self._awaited or (None, None)
+        listed = set(self._listed)
         for key in self._listed:
+            if key in self._pending or key == awaited_key or self._known(key):
+                continue
             busy = sum(1 for handle, _ in self._pending.values() if not handle.done())
             busy += awaited is not None and not awaited.done()
-            if busy >= self.executor.workers:
+            if busy >= self.executor.workers and not self._free(listed):
                 break
-            if key not in self._pending and key != awaited_key and not self._known(key):
-                self._speculated += 1
-                job = self._job(key, f"spec-{self._speculated:04d}.out")
-                self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
+            self._speculated += 1
+            job = self._job(key, f"spec-{self._speculated:04d}.out")
+            self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
+
+    def _free(self, listed: set[_Key]) -> bool:
+        """Cancel the latest running speculative run not in ``listed``; False if none."""
+        for key in reversed([k for k, (handle, _) in self._pending.items()
+                             if k not in listed and not handle.done()]):
+            if key[0] == AGAIN and (self._keep_again or self._maybe_answer(key[1], listed)):
+                continue
+            self._drop(key, self._pending.pop(key))
+            return True
+        return False
 
     def _drop(self, key: _Key, pending: tuple[Handle, Job]) -> None:
         """Cancel a speculative run nobody asked for; log what became of it."""

@@ -237,9 +237,13 @@ def reclaim(repo: Path, state: Path) -> int:
 
 
 def remove_worktree(repo: Path, root: Path) -> None:
-    """Remove a scratch worktree and its administrative files, ignoring errors."""
+    """Remove a scratch worktree and its administrative files, ignoring errors (a
+    prune only when git could not remove it: one git process, not two, per worktree)."""
+    removed = False
     with contextlib.suppress(Exception):
-        git(repo, "worktree", "remove", "--force", "--force", str(root), check=False)
+        git(repo, "worktree", "remove", "--force", "--force", str(root))
+        removed = True
     shutil.rmtree(root, ignore_errors=True)
-    with contextlib.suppress(Exception):
-        git(repo, "worktree", "prune", check=False)
+    if not removed:
+        with contextlib.suppress(Exception):
+            git(repo, "worktree", "prune", check=False)
