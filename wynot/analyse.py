@@ -3,9 +3,10 @@
 :func:`analyse` reads the diff and computes only what the chosen options use
 (flat mode, ``--group none --no-predict --no-resolve``, needs no symbols), and
 reports progress while it works. It keeps Python's cyclic garbage collector
-away from the large structures that live until the end of the run: the diff
-is frozen (``gc.freeze``) as soon as it is read, the rest once it is built,
-so that collections do not walk them again and again.
+away from the large structures that live until the end of the run: the
+collector is paused while the analysis runs (it makes next to no cycles), the
+diff is frozen (``gc.freeze``) as soon as it is read, the rest once it is
+built, so that collections do not walk them again and again.
 
 :class:`wynot.analysis_store.AnalysisStore` keeps it in the state directory
 for a rerun to reuse.
@@ -70,10 +71,8 @@ class Options:
 def analyse(repo: Path, good: str, bad: str, options: Options,
             progress: Callable[[str], None]) -> Analysis:
     """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes."""
-    try:
+    with collector_paused():  # what the analysis builds lives until the end
         return _compute(repo, good, bad, options, progress)
-    finally:
-        _settle()  # what the analysis built lives until the end
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,

@@ -127,7 +127,7 @@ def _parse_part(chunk: bytes) -> _Part:
         return _Part(None, ())
     decoded = [line.decode("utf-8", "surrogateescape") for line in lines[start:]]
     try:
-        patched = PatchSet(decoded)
+        patched = PatchSet(decoded, metadata_only=True)  # ranges and headers only
     except UnidiffParseError as exc:
         raise GitError(f"cannot parse git's patch: {exc}", details=decoded[0]) from exc
     if len(patched) != 1:

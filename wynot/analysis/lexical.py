@@ -38,6 +38,9 @@ _DEFINITIONS = [
     re.compile(r"^(?!(?:return|else|case|goto)\b)(?:[A-Za-z_]\w*[\s*]+)+([A-Za-z_]\w*)\s*\("),
 ]
 
+# What every line the patterns above match contains.
+_MAY_DEFINE = re.compile(r"def|class|=|\{|\(")
+
 # Words that never carry a dependency in the line scan: keywords and builtins
 # of Python and C. (Token changes use the lexer's token types instead.)
 _STOPWORD_TEXT = """
@@ -70,10 +73,9 @@ def tokens(lines: Iterable[str]) -> set[str]:
     (``t.Optional``, ``_("text")``): it is usually a module alias or a
     function imported under a short name (``import typing as t``).
     """
-    found: set[str] = set()
-    for line in lines:
-        found.update(t for t in IDENTIFIER.findall(line) if len(t) > 1 and t not in STOPWORDS)
-        found.update(_SHORT_MODULE.findall(line))
+    text = "\n".join(lines)  # no token spans a line break
+    found = {t for t in set(IDENTIFIER.findall(text)) if len(t) > 1 and t not in STOPWORDS}
+    found.update(_SHORT_MODULE.findall(text))
     return found
 
 
@@ -86,7 +88,7 @@ def imports(lines: Iterable[str]) -> set[str]:
     """Names that Python import lines bind (``import typing as t`` binds ``t``)."""
     found: set[str] = set()
     for line in lines:
-        statement = _IMPORT.match(line)
+        statement = _IMPORT.match(line) if "import" in line else None
         if statement:
             found.update(alias or name.split(".")[0]
                          for name, alias in _IMPORTED.findall(statement.group(1)))
@@ -153,6 +155,8 @@ def definitions(lines: Iterable[str]) -> set[str]:
     """Names the lines define (functions, classes, module-level names, macros, ...)."""
     found = set()
     for line in lines:
+        if not _MAY_DEFINE.search(line):  # no pattern fits: a cheaper test first
+            continue
         for pattern in _DEFINITIONS:
             match = pattern.match(line)
             if match and match.group(1) not in STOPWORDS:
@@ -188,7 +192,10 @@ def span(start: int, length: int) -> set[int]:
     return set(range(start, start + length))
 
 
-def changed_lines(hunk_text: str, old_start: int, new_start: int) -> tuple[set[int], set[int]]:
+Changed = tuple[set[int], set[int]]  # line numbers: (removed on GOOD's side, added on BAD's)
+
+
+def changed_lines(hunk_text: str, old_start: int, new_start: int) -> Changed:
     """Line numbers of the removed lines (GOOD) and the added lines (BAD) of a hunk."""
     removed: set[int] = set()
     added: set[int] = set()
@@ -231,6 +238,31 @@ def sides(change: Change, fd: FileDiff) -> tuple[list[str], list[str]]:
     new_text = text_of(fd.new.data) if fd.new is not None and change.kind is ChangeKind.ADD \
         else ""
     return old_text.splitlines(), new_text.splitlines()
+
+
+def read_change(change: Change, fd: FileDiff) -> tuple[list[str], list[str], Changed | None]:
+    """:func:`sides` and, for a hunk, its :func:`changed_lines`, in one pass over its text."""
+    hunk = change.hunk
+    if hunk is None:
+        return (*sides(change, fd), None)
+    old_text: list[str] = []
+    new_text: list[str] = []
+    removed: set[int] = set()
+    added: set[int] = set()
+    old, new = hunk.old_start, hunk.new_start
+    for line in hunk.text.split("\n")[1:]:
+        if line.startswith("-"):
+            old_text.append(line[1:])
+            removed.add(old)
+            old += 1
+        elif line.startswith("+"):
+            new_text.append(line[1:])
+            added.add(new)
+            new += 1
+        elif line.startswith(" "):
+            old += 1
+            new += 1
+    return old_text, new_text, (removed, added)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,11 @@ from wynot.analysis.clusters import Cluster, find_clusters, word_counts
 from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.lexical import (
     NO_TOKEN_CHANGE,
+    Changed,
     TokenChange,
-    changed_lines,
     leading_context,
     module_name,
-    sides,
+    read_change,
     token_change,
 )
 from wynot.analysis.symbols import (
@@ -103,11 +103,12 @@ def read_files(diff: Diff, indexes: Iterable[int]) -> FileReadings:
         fd = diff.files[index]
         fa = analyse_file(fd)
         for change in fd.changes:
-            found.symbols[change.id] = change_symbols(change, fd, fa)
+            read = read_change(change, fd)
+            found.symbols[change.id] = change_symbols(change, fd, fa, read)
             found.enclosing[change.id] = enclosing_scope(change, fa)
             if fa.language is not None:
                 found.tokens[change.id] = _token_change(change, fd, fa,
-                                                        found.symbols[change.id])
+                                                        found.symbols[change.id], read)
         found.files[index] = FileAnalysis(fa.index, fa.language, fa.symbols, scopes=fa.scopes)
     return found
 
@@ -168,26 +169,29 @@ def enclosing_scope(change: Change, fa: FileAnalysis) -> str:
     return "" if fa.python_old is not None else change.hunk.header.strip()
 
 
-def _token_change(change: Change, fd: FileDiff, fa: FileAnalysis, sym: Symbols) -> TokenChange:
+def _token_change(change: Change, fd: FileDiff, fa: FileAnalysis, sym: Symbols,
+                  read: tuple[list[str], list[str], Changed | None]) -> TokenChange:
     """The tokens a change removes and adds, read by the file's tree-sitter grammar.
 
     Declarations on a hunk's lines come from the whole side's syntax (a
     hunk's lines alone may cut a function's header from its body), from the
-    line scan in Python files.
+    line scan in Python files; from the fragments' own syntax only where
+    neither is there.
     """
     assert fa.language is not None
-    if change.hunk is not None:
-        removed, added = sides(change, fd)
-        old = tokens(fa.language, "\n".join(removed).encode())
-        new = tokens(fa.language, "\n".join(added).encode())
+    removed, added, changed = read
+    if change.hunk is not None and changed is not None:
+        python = fa.language == "python"
+        outlined = fa.outline_old is not None and fa.outline_new is not None
+        declarations = not (python or outlined)  # else read from the whole sides
+        old = tokens(fa.language, "\n".join(removed).encode(), declarations=declarations)
+        new = tokens(fa.language, "\n".join(added).encode(), declarations=declarations)
         old_defined, new_defined = old.defined, new.defined
-        if fa.language == "python":
+        if python:
             old_defined, new_defined = sym.undefined, sym.defined
         elif fa.outline_old is not None and fa.outline_new is not None:
-            old_lines, new_lines = changed_lines(change.hunk.text, change.hunk.old_start,
-                                                 change.hunk.new_start)
-            old_defined = _declared_on(fa.outline_old, old_lines)
-            new_defined = _declared_on(fa.outline_new, new_lines)
+            old_defined = _declared_on(fa.outline_old, changed[0])
+            new_defined = _declared_on(fa.outline_new, changed[1])
         return token_change(old.sequence, new.sequence, old_defined=old_defined,
                             new_defined=new_defined)
     if change.kind is ChangeKind.ADD and fd.new is not None:

@@ -21,10 +21,11 @@ from wynot.analysis.lexical import (
     CODE_SUFFIXES,
     PYTHON_SUFFIXES,
     STAR_IMPORT,
+    Changed,
     definitions,
     imports,
     module_name,
-    sides,
+    read_change,
     signatures,
     suffix,
     text_of,
@@ -134,7 +135,8 @@ def file_symbols(fd: FileDiff) -> FileSymbols:
     path = fd.new_path or fd.old_path or ""
 
     def imported(side: bytes | None) -> frozenset[str]:
-        lines = text_of(side).splitlines() if side is not None else []
+        lines = [line for line in text_of(side).splitlines() if "import" in line] \
+            if side is not None else []
         stars = {m.group(1) for m in map(STAR_IMPORT.match, lines) if m}
         return frozenset(imports(lines) | stars)
 
@@ -189,13 +191,15 @@ def analyse_file(fd: FileDiff) -> FileAnalysis:
                         scopes=tuple(found) if found is not None else None)
 
 
-def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None = None) -> Symbols:
+def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None = None,
+                   read: tuple[list[str], list[str], Changed | None] | None = None) -> Symbols:
     """The symbols of one change, from its hunk lines or its whole file.
 
     ``analysis`` is ``fd``'s :func:`analyse_file`; without it the file is
-    read again for this change alone.
+    read again for this change alone. ``read``: the change's
+    :func:`~wynot.analysis.lexical.read_change`, when the caller has it.
     """
-    old_lines, new_lines = sides(change, fd)
+    old_lines, new_lines, changed = read or read_change(change, fd)
     if suffix(fd.new_path or fd.old_path or change.path) not in CODE_SUFFIXES:
         return Symbols(defined=frozenset(), undefined=frozenset(), used=frozenset(
             tokens(new_lines)), old=frozenset(tokens(old_lines)), code=False)
@@ -216,9 +220,9 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
     old_python, new_python = analysis.python_old, analysis.python_new
     if change.hunk is not None and old_python is not None and new_python is not None:
         old_params, new_params, old_keywords, new_keywords = hunk_signatures(
-            change.hunk, old_python, new_python)
-        reshaped, calls_old, calls_new = hunk_shapes(change.hunk, old_python, new_python)
-        names = hunk_names(change.hunk, old_python, new_python)
+            change.hunk, old_python, new_python, changed)
+        reshaped, calls_old, calls_new = hunk_shapes(change.hunk, old_python, new_python, changed)
+        names = hunk_names(change.hunk, old_python, new_python, changed)
     else:
         old_params, old_keywords = signatures(old_lines)
         new_params, new_keywords = signatures(new_lines)

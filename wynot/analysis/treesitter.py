@@ -151,16 +151,19 @@ class Tokens:
     defined: frozenset[str]
 
 
-def tokens(language: str, text: bytes) -> Tokens:
+def tokens(language: str, text: bytes, *, declarations: bool = True) -> Tokens:
     """The identifier tokens and string-literal words of ``text``, in order.
 
     ``text`` may be a fragment (a hunk's removed or added lines): the parser
-    recovers from what the fragment cuts off.
+    recovers from what the fragment cuts off. ``declarations``: whether to
+    read the names the text declares too (else ``defined`` is empty).
     """
     grammar = _grammar(language)
+    if not text:  # nothing to parse: no token, no declaration
+        return _NO_TOKENS
     tree = parse(language, text)
     if grammar is None or tree is None:
-        return Tokens((), frozenset())
+        return _NO_TOKENS
     root = tree.root_node
     nodes = grammar.cursor(grammar.tokens).captures(root).get("token", [])
     sequence: list[str] = []
@@ -169,7 +172,12 @@ def tokens(language: str, text: bytes) -> Tokens:
             sequence.extend(_WORD.findall(node.text.decode("utf-8", errors="replace")))
         elif node.child_count == 0:
             sequence.append(node.text.decode("utf-8", errors="replace"))
+    if not declarations:
+        return Tokens(tuple(sequence), frozenset())
     return Tokens(tuple(sequence), frozenset(name for _, name in _declared(grammar, root)))
+
+
+_NO_TOKENS = Tokens((), frozenset())
 
 
 def _declared(grammar: _Grammar, root: Any) -> list[tuple[int, str]]:

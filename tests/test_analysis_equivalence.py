@@ -1,0 +1,298 @@
+"""The faster readings of the analysis find exactly what the earlier ones found.
+
+The Python walk, the line scan, the token reading and the diff reading were
+made cheaper without changing what they return; each is checked here against
+the earlier way of computing it, on tricky code and on modules of Python's
+standard library.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reference_walks
+from unidiff.patch import PatchSet
+
+from conftest import GitRepo
+from wynot.analysis import lexical
+from wynot.analysis.python import PythonSide, analyse_python
+from wynot.analysis.treesitter import language_for, tokens
+from wynot.changes import Change, Diff
+from wynot.diffread import _split_patch, read_diff
+from wynot.git import git
+
+TRICKY = '''
+import os.path as osp, sys
+from x import (a as b, c)
+
+LIMIT: int = 3
+VALUE = LIMIT + 1
+
+def top(a, /, b=lambda q, r=1: q, *args, c, d=None, **kw) -> int:
+    global VALUE
+    total = [y for y in args if y]
+    try:
+        import json
+    except (ValueError, KeyError) as err:
+        total.append(err)
+    else:
+        def inner(z=total):
+            nonlocal_name = z
+            return lambda w: w + nonlocal_name
+        class Local:
+            field = 1
+    for k, v in kw.items():
+        total += [k]
+    with open(a) as fh, open(b) as gh:
+        data = fh.read()
+    match data:
+        case {"k": value, **rest}:
+            seen = value
+        case [first, *others] if first:
+            seen = others
+        case _:
+            seen = None
+    return top(a, b, *args, c=c, **kw) + inner() + seen
+
+
+@decorator(arg=1)
+class Parser(Base, metaclass=Meta):
+    """A class."""
+    kind = "parser"
+    count: int = 0
+    other, more = 1, 2
+
+    def __init__(self, stream, *, strict=False):
+        self.stream = stream
+        self.strict = strict
+        self.buffer: list[str] = []
+
+    @staticmethod
+    def helper(x, y=2):
+        return x.y
+
+    @classmethod
+    def make(cls, text):
+        return cls(text, strict=True)
+
+    async def fetch(self, url, timeout=3):
+        async with self.session.get(url) as reply:
+            self.last = await reply.text()
+        async for item in reply:
+            yield item
+
+    def parse(self):
+        def nested(self_again):
+            self_again.value = 1
+            return self.stream
+        if self.strict:
+            def only_strict():
+                return self.buffer
+        result = self.helper(self.stream, y=self.count)
+        self.count += 1
+        return nested(self) or only_strict()
+
+    class Inner:
+        def method(this, value):
+            this.value = value
+            return Parser.make(value, extra=1)
+
+if __name__ == "__main__":
+    def main(argv=sys.argv):
+        parser = Parser(argv[1:], strict=True)
+        return parser.parse(*argv, **{"a": 1})
+    sys.exit(main())
+'''
+
+
+def _comparable(side: PythonSide | None, spans: list[tuple[int, int]] | None = None) -> Any:
+    """A side's readings, with the order of equal-line entries left out; with
+    ``spans``, the keywords and calls on their lines only (where they are read)."""
+    if side is None:
+        return None
+    asked = range(10**9) if spans is None else {n for a, b in spans for n in range(a, b + 1)}
+    calls = {line: found for line, found in side.shapes.calls.items() if line in asked}
+    return (side.params, {line: found for line, found in side.keywords.items() if line in asked},
+            {line: Counter(map(repr, found)) for line, found in side.shapes.signatures.items()},
+            {line: Counter(map(repr, found)) for line, found in calls.items()},
+            side.uses, side.bound, side.scopes)
+
+
+def _reference(data: bytes, spans: list[tuple[int, int]] | None) -> Any:
+    """What the two earlier walks found on one side."""
+    tree = ast.parse(data)
+    if spans is not None:
+        tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
+    params, keywords, shapes = reference_walks.walk_calls(tree)
+    uses, bound, scopes = reference_walks.walk_names(tree)
+    return _comparable(PythonSide(params, keywords, shapes, uses, bound, scopes), spans)
+
+
+def _touches(statement: ast.stmt, spans: list[tuple[int, int]]) -> bool:
+    decorators = getattr(statement, "decorator_list", [])
+    first = min([statement.lineno, *(d.lineno for d in decorators)])
+    last = statement.end_lineno or statement.lineno
+    return any(start <= last and first <= end for start, end in spans)
+
+
+def _stdlib(every: int) -> list[Path]:
+    return sorted(Path(ast.__file__).parent.glob("*.py"))[::every]
+
+
+def test_the_one_walk_finds_what_the_two_walks_found_on_tricky_code() -> None:
+    data = TRICKY.encode()
+    assert _comparable(analyse_python(data)) == _reference(data, None)
+    side = analyse_python(data)
+    assert side is not None and side.bound["Parser.__init__"] >= {"stream", "strict"}
+    assert {"stream", "strict", "buffer", "count", "last"} <= side.bound["class Parser"]
+    assert {"q", "r", "total", "err", "json", "inner", "Local"} <= side.bound["top"]
+    assert side.bound["top.inner"] == {"z", "nonlocal_name"}  # not the lambda's ``w``
+    assert [name for _, _, name in side.scopes][:3] == ["top", "Parser", "Parser.__init__"]
+
+
+@pytest.mark.parametrize("path", _stdlib(6), ids=lambda p: p.name)
+def test_the_one_walk_finds_what_the_two_walks_found_on_the_standard_library(
+        path: Path) -> None:
+    data = path.read_bytes()
+    lines = data.count(b"\n") + 1
+    rng = random.Random(path.name)
+    spans = sorted((a, a + rng.randint(0, 12)) for a in rng.sample(range(1, lines + 1),
+                                                                    min(lines, 6)))
+    for asked in (None, spans):
+        assert _comparable(analyse_python(data, asked), asked) == _reference(data, asked)
+
+
+def _lines(paths: Iterable[Path]) -> list[str]:
+    return [line for p in paths for line in p.read_text(errors="replace").splitlines()]
+
+
+C_LINES = """#include <stdio.h>
+#define LIMIT 10
+typedef unsigned long size;
+struct point { int x; };
+static int parse(const char *text, size n) {
+    for (int i = 0; i < n; i++) a.b(c);
+    return f(x)->y;
+}
+int main(int argc, char **argv) { return parse(argv[1], 3) == 0; }
+""".splitlines()
+
+
+def _tokens_per_line(lines: list[str]) -> set[str]:
+    found: set[str] = set()
+    for line in lines:
+        found.update(t for t in lexical.IDENTIFIER.findall(line)
+                     if len(t) > 1 and t not in lexical.STOPWORDS)
+        found.update(lexical._SHORT_MODULE.findall(line))
+    return found
+
+
+def _definitions_unfiltered(lines: list[str]) -> set[str]:
+    found = set()
+    for line in lines:
+        for pattern in lexical._DEFINITIONS:
+            match = pattern.match(line)
+            if match and match.group(1) not in lexical.STOPWORDS:
+                found.add(match.group(1))
+                break
+    return found
+
+
+def _imports_unfiltered(lines: list[str]) -> set[str]:
+    found: set[str] = set()
+    for line in lines:
+        statement = lexical._IMPORT.match(line)
+        if statement:
+            found.update(alias or name.split(".")[0]
+                         for name, alias in lexical._IMPORTED.findall(statement.group(1)))
+    return found - lexical.STOPWORDS
+
+
+def test_the_line_scan_reads_what_it_read_line_by_line() -> None:
+    lines = _lines(_stdlib(10)) + C_LINES + TRICKY.splitlines()
+    rng = random.Random(3)
+    for _ in range(300):
+        start = rng.randrange(len(lines))
+        chunk = lines[start:start + rng.randint(0, 40)]
+        assert lexical.tokens(chunk) == _tokens_per_line(chunk)
+        assert lexical.definitions(chunk) == _definitions_unfiltered(chunk)
+        assert lexical.imports(chunk) == _imports_unfiltered(chunk)
+    assert lexical.definitions(C_LINES) >= {"LIMIT", "size", "point", "parse"}
+
+
+FRAGMENTS = {
+    "python": ['    x = parse(text, "a word")\n    return x.value', 'def f(a):\n    """Doc',
+               "class C(B):\n  y: int = 1\n  def m(self): pass", ""],
+    "c": ["static int f(int a) {\n  return g(a) + h;", "#define X(y) y\n", "} else {\n  s->x = 1;"],
+    "cpp": ["namespace n { class C { int m(); }; }", "auto x = std::vector<int>{1};"],
+    "java": ["public int size() {\n return items.length;", "} catch (IOException e) {"],
+    "javascript": ["const f = (a) => a.b + `t ${c}`;", "function g(x) {\n  return x"],
+    "typescript": ["let v: Map<string, number> = new Map();", "interface I { n: number }"],
+    "go": ["func (p *P) Parse(s string) error {\n\treturn nil", "x := y.Z(\"word\")"],
+    "rust": ["fn parse(s: &str) -> Result<T, E> {\n    s.len()", "impl Parser for X {"],
+}
+_SUFFIX = {"python": "py", "c": "c", "cpp": "cc", "java": "java", "javascript": "js",
+           "typescript": "ts", "go": "go", "rust": "rs"}
+
+
+@pytest.mark.parametrize("language", sorted(FRAGMENTS))
+def test_tokens_without_declarations_are_the_same_tokens(language: str) -> None:
+    if language_for(f"x.{_SUFFIX[language]}") is None:
+        pytest.skip(f"no tree-sitter grammar for {language} here")
+    for text in FRAGMENTS[language]:
+        full = tokens(language, text.encode())
+        light = tokens(language, text.encode(), declarations=False)
+        assert light.sequence == full.sequence and light.defined == frozenset()
+        assert bool(full.sequence) == bool(re.search(r"[A-Za-z_]", text))
+
+
+def test_python_fragments_have_their_tokens_and_declarations() -> None:
+    found = tokens("python", b'def parse(text):\n    return "a word" + text')
+    assert found.sequence == ("parse", "text", "a", "word", "text")
+    assert found.defined == frozenset({"parse"})
+
+
+def _diff(make_repo: Callable[..., GitRepo]) -> tuple[GitRepo, Diff]:
+    repo = make_repo()
+    old = b"".join(b"def f%d(a):\n    return a + %d\n\n" % (i, i) for i in range(40))
+    new = old.replace(b"return a + 7", b"return a - 7").replace(b"def f20(a):", b"def f20(a, b):")
+    good = repo.commit({"m.py": old + b"# end", "n.txt": b"one\r\ntwo\r\n\r\nthree\n",
+                        "p.c": b"int f(void) {\n\treturn 1;\n}\n"})
+    bad = repo.commit({"m.py": new + b"# end\n", "n.txt": b"one\r\n2\r\n\r\nthree",
+                       "p.c": b"int f(void) {\n\treturn 2;\n}\n"})
+    return repo, read_diff(repo.path, good, bad, context=1)
+
+
+def test_read_change_is_sides_and_changed_lines(make_repo: Callable[..., GitRepo]) -> None:
+    _, diff = _diff(make_repo)
+    hunks = [c for c in diff.changes if c.hunk is not None]
+    assert len(hunks) >= 5
+    for change in diff.changes:
+        fd = diff.files[change.file]
+        removed, added, changed = lexical.read_change(change, fd)
+        assert (removed, added) == lexical.sides(change, fd)
+        if change.hunk is not None:
+            h = change.hunk
+            assert changed == lexical.changed_lines(h.text, h.old_start, h.new_start)
+
+
+def test_hunk_ranges_are_those_a_full_parse_reads(make_repo: Callable[..., GitRepo]) -> None:
+    repo, diff = _diff(make_repo)
+    patch = git(repo.path, "diff-tree", "-r", "-U1", "--no-color", diff.good, diff.bad)
+    full: list[tuple[int, int, int, int, str]] = []
+    for chunk in _split_patch(patch):
+        lines = chunk.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+        start = next(i for i, line in enumerate(lines) if line.startswith("--- "))
+        full.extend((h.source_start, h.source_length, h.target_start, h.target_length,
+                     h.section_header) for h in PatchSet(lines[start:])[0])
+    hunks: list[Change] = [c for c in diff.changes if c.hunk is not None]
+    assert [(c.hunk.old_start, c.hunk.old_len, c.hunk.new_start, c.hunk.new_len,
+             c.hunk.header) for c in hunks if c.hunk is not None] == full
+    assert any("No newline" in c.hunk.text for c in hunks if c.hunk is not None)
