@@ -11,6 +11,7 @@ git commands wynot itself runs see no user configuration either).
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,6 +23,14 @@ from scripts import make_repo as samples
 from wynot.git import git
 
 REGULAR, EXECUTABLE, SYMLINK, GITLINK = 0o100644, 0o100755, 0o120000, 0o160000
+
+# A suite started in the background by a non-interactive shell (`./.ci/run &`)
+# has SIGINT ignored, and every process it starts inherits that: the tests that
+# interrupt wynot as Ctrl-C does would then wait for a run that cannot hear it.
+# A handler instead of SIG_IGN makes the processes the tests start begin with
+# SIGINT at its default, as in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass(frozen=True, slots=True)
