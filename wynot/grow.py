@@ -29,7 +29,7 @@ from collections.abc import Callable
 from wynot.analysis.resolve import Resolution, Target
 from wynot.dd import SearchStopped
 from wynot.outcome import Outcome
-from wynot.result import CACHED, RAN, TestRecord
+from wynot.result import plural
 from wynot.tester import Tester
 
 MAX_ATTEMPTS = 2  # repairs one diagnostic may get before the attempt ends
@@ -58,8 +58,9 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
 
     ``repair(output, applied)`` is what failure resolution adds to ``applied``
     for the errors ``output`` reports (None with resolution off); the runs
-    count as ``phase``; a configuration already run is read from its record. Raises SearchStopped
-    (carrying ``within``, which fails) once the budget is spent.
+    count as ``phase``; a configuration already run is read from its record
+    (:meth:`Tester.earlier`: another record of it would count as one more test).
+    Raises SearchStopped (carrying ``within``, which fails) once the budget is spent.
     """
     config = core
     taken_back: set[int] = set()  # repairs that did not help: never offered again
@@ -68,7 +69,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
-        record = _earlier(tester, config) or tester.decide(config, phase)
+        record = tester.earlier(config) or tester.decide(config, phase)
         if record.outcome is not Outcome.UNRESOLVED:
             return config if record.outcome is Outcome.FAIL else None
         output = record.output_text()
@@ -88,16 +89,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
                 config | add, within):
             return None
         tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> adding "
-                        f"{len(add)} change{'s' if len(add) != 1 else ''} of the answer")
+                        f"{plural(len(add), 'change')} of the answer")
         config |= add
         last = (frozenset(add), resolution.targets)
     return None
-
-
-def _earlier(tester: Tester, config: frozenset[int]) -> TestRecord | None:
-    """The record of ``config``'s run earlier in this search (a new record of it
-    would count as one more test)."""
-    if not tester.has_run(config):
-        return None
-    return next((r for r in reversed(tester.records)
-                 if r.ids == config and r.source in (RAN, CACHED) and not r.commit), None)

@@ -27,7 +27,7 @@ from wynot.grow import Repair, grow, worth_growing
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
-from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, plural
+from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
@@ -316,9 +316,7 @@ def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset
     """``rest`` (``chosen`` less a batch of units) if it still FAILS; else, when it is
     UNRESOLVED and its errors name changes of the batch (``repair``), ``rest`` with
     those put back if that FAILS (one more run); else None."""
-    if stop() and not tester.has_run(rest):
-        raise SearchStopped(chosen, tester.runs("label"))
-    record = tester.decide(rest, "label")
+    record = _label_run(tester, rest, stop, chosen)
     if record.outcome is Outcome.FAIL:
         return rest
     if repair is None or record.outcome is not Outcome.UNRESOLVED:
@@ -336,10 +334,16 @@ def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset
 
 def _run_label(tester: Tester, config: frozenset[int], stop: Stop,
                answer: frozenset[int]) -> Outcome:
+    """One label test's outcome (:func:`_label_run`)."""
+    return _label_run(tester, config, stop, answer).outcome
+
+
+def _label_run(tester: Tester, config: frozenset[int], stop: Stop,
+               answer: frozenset[int]) -> TestRecord:
     """One label test; SearchStopped (carrying ``answer``) once the budget is spent."""
     if stop() and not tester.has_run(config):
         raise SearchStopped(answer, tester.runs("label"))
-    return tester.decide(config, "label").outcome
+    return tester.decide(config, "label")
 
 
 def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:

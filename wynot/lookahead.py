@@ -66,15 +66,6 @@ def replay(search: Search[T], answers: Mapping[frozenset[T], Outcome],
     return None, trail
 
 
-def next_question(search: Search[T], answers: Mapping[frozenset[T], Outcome],
-                  predict: Predict[T] | None = None) -> frozenset[T] | None:
-    """The first configuration ``search`` asks whose answer is not in ``answers``.
-
-    None when the search ends (or fails) with the answers given.
-    """
-    return replay(search, answers, predict)[0]
-
-
 # Pseudo-counts before any answer: PASS and FAIL alike, UNRESOLVED rare until seen
 # (a guessed UNRESOLVED branch that never comes costs a worker at every step).
 PRIOR_COUNTS = {Outcome.PASS: 1.0, Outcome.FAIL: 1.0, Outcome.UNRESOLVED: 0.1}

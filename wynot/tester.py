@@ -85,6 +85,12 @@ class Tester:
         """Whether this configuration already has an outcome from a run in this search."""
         return ids in self._ran
 
+    def earlier(self, ids: frozenset[int]) -> TestRecord | None:
+        """The record that answers for this configuration in this search (its run,
+        or a flaky FAIL's confirmed verdict), without adding a record; None if it
+        has not run."""
+        return self._ran.get(ids)
+
     def predict(self, ids: frozenset[int], phase: str, reason: str) -> TestRecord:
         """Answer UNRESOLVED without running anything."""
         # Predictions can be many and large: keep their size, not their ids.
