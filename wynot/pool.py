@@ -19,6 +19,7 @@ from pathlib import Path
 from wynot.changes import Diff, FileState
 from wynot.executor import Cancelled, Execution, Executor, Job, Started, execute
 from wynot.patch import TreeBuilder, tree_states
+from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
 from wynot.worktree import ScratchWorktree, scratch_worktree, signals_deferred
@@ -173,6 +174,7 @@ class LocalPool:
                     except KeyboardInterrupt as error:  # the workers first, then leave
                         interrupted = error
             self._stack.close()
+            kill_leftovers()  # daemons the tests started live no longer than the run
         if interrupted is not None:
             raise interrupted
 
