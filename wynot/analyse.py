@@ -69,25 +69,40 @@ class Options:
 
 
 def analyse(repo: Path, good: str, bad: str, options: Options,
-            progress: Callable[[str], None]) -> Analysis:
-    """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes."""
+            progress: Callable[[str], None],
+            meanwhile: Callable[[], None] | None = None) -> Analysis:
+    """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes.
+
+    ``meanwhile``: work of the caller's that needs no analysis (making the
+    first worktree), run in this thread once the diff is read, while forked
+    workers read its files (or before this process reads them); not run for a
+    diff without changes.
+    """
     with collector_paused():  # what the analysis builds lives until the end
-        return _compute(repo, good, bad, options, progress)
+        return _compute(repo, good, bad, options, progress, meanwhile or (lambda: None))
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
-             progress: Callable[[str], None]) -> Analysis:
+             progress: Callable[[str], None], meanwhile: Callable[[], None]) -> Analysis:
     diff = read_diff(repo, good, bad, context=options.context)
     if not diff.changes:
         return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
     progress(describe(diff))
     say = _Heartbeat(progress)
-    check_reproduces(diff)
     _settle()  # the diff lives until the end: out of the collector's way
+
+    def alongside() -> None:
+        check_reproduces(diff)
+        meanwhile()
+
     if not (options.needs_symbols or "syntax" in options.criteria):
+        alongside()
         return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
     say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
-    model = analyse_diff(diff, read_in_parallel(diff))
+    readings = read_in_parallel(diff, meanwhile=alongside)
+    if readings is None:
+        alongside()
+    model = analyse_diff(diff, readings)
     deps = Dependencies()
     if options.predict:
         say("deriving dependencies")
@@ -100,12 +115,15 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
     return Analysis(diff, symbols, deps, plan, scopes)
 
 
-def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | None:
+def read_in_parallel(diff: Diff, workers: int | None = None,
+                     meanwhile: Callable[[], None] | None = None) -> FileReadings | None:
     """:func:`~wynot.analysis.model.read_files` of every file of a large diff, in
     ``workers`` processes (default: one per CPU this process may use, at most
     ``MAX_WORKERS``); None for a diff under ``PARALLEL_FROM`` changes, or where
     processes cannot be forked safely (not at all, or while another thread runs:
-    the live progress display on a terminal).
+    the live progress display on a terminal). ``meanwhile`` runs in this thread
+    while the workers read (not at all when this returns None); what it raises
+    stops them.
 
     The workers are forked, so they see the diff without copying it; each
     reads a share of the files (by size) and sends back what it read, whose
@@ -123,8 +141,11 @@ def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | N
     _SHARED = diff
     pool = multiprocessing.get_context("fork").Pool(workers)
     try:
+        parts = pool.imap(_read_part, _shares(diff, workers * 4))
+        if meanwhile is not None:
+            meanwhile()
         readings = FileReadings({}, {}, {}, {})
-        for part in pool.imap(_read_part, _shares(diff, workers * 4)):
+        for part in parts:
             readings.update(part)
         pool.close()
         pool.join()

@@ -169,7 +169,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     analysis = store.load(progress) if store is not None else None
     saving = None
     if analysis is None:
-        analysis = analyse(repo, good, bad, options, progress)
+        analysis = analyse(repo, good, bad, options, progress, executor.warm_up)
         saving = store.save_soon(analysis) if store is not None else None
     elif analysis.diff.changes:
         progress(describe(analysis.diff))
