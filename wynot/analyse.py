@@ -20,13 +20,14 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan, make_plan
-from wynot.analysis.model import FileReadings, read_files
+from wynot.analysis.model import FileReadings, read_files, side_words
 from wynot.analysis.model import analyse as analyse_diff
 from wynot.analysis.symbols import Symbols
 from wynot.changes import Diff
@@ -99,10 +100,16 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
         alongside()
         return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
     say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
-    readings = read_in_parallel(diff, meanwhile=alongside)
+    words: list[Counter[bytes]] = []
+
+    def idle() -> None:  # while the workers read: what needs the diff alone
+        alongside()
+        words.extend(side_words(diff, side) for side in ("old", "new"))
+
+    readings = read_in_parallel(diff, meanwhile=idle)
     if readings is None:
         alongside()
-    model = analyse_diff(diff, readings)
+    model = analyse_diff(diff, readings, (words[0], words[1]) if words else None)
     deps = Dependencies()
     if options.predict:
         say("deriving dependencies")
