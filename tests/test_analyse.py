@@ -82,7 +82,7 @@ def test_the_callers_work_runs_once_while_the_files_are_read(
     monkeypatch.setattr(analyse_module, "read_in_parallel", read)
     workers: list[int] = []
 
-    def meanwhile() -> None:
+    def meanwhile(diff: Diff) -> None:
         seen.append("meanwhile")
         workers.append(len(multiprocessing.active_children()))
 
@@ -93,9 +93,9 @@ def test_the_callers_work_runs_once_while_the_files_are_read(
     assert got.plan == plain.plan and got.deps == plain.deps and got.symbols == plain.symbols
     for options in (DEFAULT, FLAT):  # no changes: nothing to do alongside
         said: list[str] = []
-        analyse(repo.path, good, good, options, said.append, lambda: seen.append("again"))
+        analyse(repo.path, good, good, options, said.append, lambda _: seen.append("again"))
     assert "again" not in seen
-    analyse(repo.path, good, bad, FLAT, lambda _: None, lambda: seen.append("flat"))
+    analyse(repo.path, good, bad, FLAT, lambda _: None, lambda _: seen.append("flat"))
     assert seen[-1] == "flat"
 
 

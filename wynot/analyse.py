@@ -71,20 +71,21 @@ class Options:
 
 def analyse(repo: Path, good: str, bad: str, options: Options,
             progress: Callable[[str], None],
-            meanwhile: Callable[[], None] | None = None) -> Analysis:
+            meanwhile: Callable[[Diff], None] | None = None) -> Analysis:
     """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes.
 
-    ``meanwhile``: work of the caller's that needs no analysis (making the
-    first worktree), run in this thread once the diff is read, while forked
-    workers read its files (or before this process reads them); not run for a
-    diff without changes.
+    ``meanwhile``: work of the caller's that needs the diff and no analysis
+    (making the first worktree, running the premise), run in this thread once
+    the diff is read, while forked workers read its files (or before this
+    process reads them); not run for a diff without changes. What it raises
+    ends the analysis.
     """
     with collector_paused():  # what the analysis builds lives until the end
-        return _compute(repo, good, bad, options, progress, meanwhile or (lambda: None))
+        return _compute(repo, good, bad, options, progress, meanwhile or (lambda _: None))
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
-             progress: Callable[[str], None], meanwhile: Callable[[], None]) -> Analysis:
+             progress: Callable[[str], None], meanwhile: Callable[[Diff], None]) -> Analysis:
     diff = read_diff(repo, good, bad, context=options.context)
     if not diff.changes:
         return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
@@ -94,7 +95,7 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
 
     def alongside() -> None:
         check_reproduces(diff)
-        meanwhile()
+        meanwhile(diff)
 
     if not (options.needs_symbols or "syntax" in options.criteria):
         alongside()

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +26,7 @@ from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis_store import AnalysisStore
 from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
 from wynot.carry import Carried, answer_patch, carry_answer
-from wynot.changes import Diff
+from wynot.changes import Change, Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped
 from wynot.errors import NoCulpritError, PremiseError, UnfinishedError, UsageError, WynotError
@@ -168,8 +168,16 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     analysis = store.load(progress) if store is not None else None
     saving = None
+    early: list[_Premise] = []
     if analysis is None:
-        analysis = analyse(repo, good, bad, options, progress, executor.warm_up)
+
+        def meanwhile(diff: Diff) -> None:  # while the analysis's workers read the files
+            executor.warm_up()
+            if premise is None and executor.workers == 1:  # (with more: speculation)
+                tester = _tester(repo, diff, request, cache, log, records, progress, executor)
+                early.append(_Premise(tester, *_premise(tester, request, diff.changes)))
+
+        analysis = analyse(repo, good, bad, options, progress, meanwhile)
         saving = store.save_soon(analysis) if store is not None else None
     elif analysis.diff.changes:
         progress(describe(analysis.diff))
@@ -177,7 +185,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
         return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             onto, executor, started, flake_rate)
+                             onto, executor, started, flake_rate, early[0] if early else None)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -190,38 +198,32 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                   log: RunLog, records: list[TestRecord], progress: Progress,
                   premise: tuple[TestRecord, TestRecord] | None, onto: str,
                   executor: Executor,
-                  started: float | None, flake_rate: float | None) -> _HunkAnswer:
-    diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
+                  started: float | None, flake_rate: float | None,
+                  early: _Premise | None = None) -> _HunkAnswer:
+    diff, plan = analysis.diff, analysis.plan
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
     deps = dataclasses.replace(
         analysis.deps, needs={a: set(b) for a, b in analysis.deps.needs.items()},
         ties=set(analysis.deps.ties), clusters=list(analysis.deps.clusters),
         hints=list(analysis.deps.hints))
-    key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
-                     build=request.commands.build, timeout=request.commands.timeout,
-                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns,
-                     outside=command_files(repo, request.commands.test, request.commands.build))
-    executor.begin(good, diff)
-    tester = Tester(diff, executor, request.commands, cache, key, log, progress, records)
+    tester = early.tester if early is not None else _tester(
+        repo, diff, request, cache, log, records, progress, executor)
     with contextlib.ExitStack() as finishing:
         finishing.callback(tester.finish)
         keep = request.predict if request.keep_passing is None else request.keep_passing
-        if premise is None:  # idle workers start on dd+'s first questions (local ones:
+        if early is not None:  # run while the analysis's workers read the files
+            good_record, bad_record = early.good, early.bad
+        elif premise is None:  # idle workers start on dd+'s first questions (local ones:
             # their build errors are classified here, from the whole output file)
             opening = first_questions(tester, deps, list(plan.order), plan.split,
                                       keep) if request.executor == "local" else []
             tester.speculate([frozenset(), frozenset(plan.order), *opening])
-            good_record = require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
-                                  Outcome.PASS, "GOOD", request.good, good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise",
-                                            expect=Outcome.FAIL),
-                                 Outcome.FAIL, "BAD", request.bad, bad, request.commands)
-            if request.flaky.reruns:
-                flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
+            good_record, bad_record = _premise(tester, request, diff.changes)
         else:
             good_record, bad_record = premise
+        if premise is None and request.flaky.reruns:
+            flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         if executor.workers > 1:  # where BAD's failure points: for guesses only
             tester.suspicion = weights(diff, bad_record.output_text(), good_record.output_text())
         resolver = None
@@ -261,6 +263,38 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                     f"Output: {verdict.output}")
         carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
+
+
+@dataclass(frozen=True, slots=True)
+class _Premise:
+    """The tester of a search and its premise, GOOD and BAD, run before the plan."""
+
+    tester: Tester
+    good: TestRecord
+    bad: TestRecord
+
+
+def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
+            records: list[TestRecord], progress: Progress, executor: Executor) -> Tester:
+    """The tester of configurations of ``diff`` (the executor begins on it)."""
+    key = search_key(good=diff.good, bad=diff.bad, context=request.context,
+                     test=request.commands.test, build=request.commands.build,
+                     timeout=request.commands.timeout,
+                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
+    executor.begin(diff.good, diff)
+    return Tester(diff, executor, request.commands, cache, key, log, progress, records)
+
+
+def _premise(tester: Tester, request: Request,
+             changes: Sequence[Change]) -> tuple[TestRecord, TestRecord]:
+    """GOOD must pass and BAD (every change) fail: their records, else PremiseError."""
+    return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
+                    Outcome.PASS, "GOOD", request.good, tester.diff.good, request.commands),
+            require(tester.run(frozenset(c.id for c in changes), "premise",
+                               expect=Outcome.FAIL),
+                    Outcome.FAIL, "BAD", request.bad, tester.diff.bad, request.commands))
 
 
 def _resolver(analysis: Analysis, patterns: tuple[str, ...]) -> Resolver:
