@@ -311,7 +311,8 @@ def _unidiff_part(chunk: bytes) -> tuple[tuple[bytes | None, ...], list[tuple[An
 
 @pytest.mark.parametrize("chunk", [
     b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -3 +3 @@ def f():\n-a\n+b\n"
-    b"@@ -10,0 +11,2 @@\n+c\n+d\n@@ -20,2 +22 @@ class C:\r\n x\n-y\n\\ No newline at end of file\n",
+    b"@@ -10,0 +11,2 @@\n+c\n+d\n@@ -20,2 +22 @@ class C:\r\n x\n-y\n"
+    b"\\ No newline at end of file\n",
     b'diff --git "a/t\\tab" "b/t\\tab"\n--- "a/t\\tab"\n+++ "b/t\\tab"\n@@ -1,2 +1,2 @@\n'
     b" one\r\n-two\r\n+2\r\n",
     b"diff --git a/new b/new\nnew file mode 100644\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+x",
