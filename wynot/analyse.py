@@ -101,16 +101,18 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
         alongside()
         return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
     say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
-    words: list[Counter[bytes]] = []
+    words: dict[str, Counter[bytes]] = {}
 
     def idle() -> None:  # while the workers read: what needs the diff alone
         alongside()
-        words.extend(side_words(diff, side) for side in ("old", "new"))
+        # GOOD's words rank the respellings and moves of every diff that has
+        # them; BAD's (removed names outside Python) are counted if asked.
+        words["old"] = side_words(diff, "old")
 
     readings = read_in_parallel(diff, meanwhile=idle)
     if readings is None:
         alongside()
-    model = analyse_diff(diff, readings, (words[0], words[1]) if words else None)
+    model = analyse_diff(diff, readings, words)
     deps = Dependencies()
     if options.predict:
         say("deriving dependencies")

@@ -114,13 +114,13 @@ def read_files(diff: Diff, indexes: Iterable[int]) -> FileReadings:
 
 
 def analyse(diff: Diff, readings: FileReadings | None = None,
-            words: tuple[Counter[bytes], Counter[bytes]] | None = None) -> Analysis:
+            words: Mapping[str, Counter[bytes]] | None = None) -> Analysis:
     """Analyse every file and change of ``diff`` (each file side parsed once).
 
     ``readings``: :func:`read_files` of every file, when the caller read them
-    (in parallel); else they are read here. ``words``: :func:`side_words` of
-    the old and the new side, when the caller counted them (while workers
-    read the files); else they are counted here if the clusters ask.
+    (in parallel); else they are read here. ``words``: :func:`side_words` by
+    side (``"old"``, ``"new"``), those the caller counted (while workers read
+    the files); the others are counted here if the clusters ask.
     """
     if readings is None:
         readings = read_files(diff, range(len(diff.files)))
@@ -131,7 +131,7 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
 
     def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
         """How often words occur on one side of the code files (counted once, lazily)."""
-        counted: list[Counter[bytes]] = [] if words is None else [words[side == "new"]]
+        counted: list[Counter[bytes]] = [words[side]] if words and side in words else []
 
         def count(asked: Iterable[str]) -> dict[str, int]:
             wanted = list(asked)
