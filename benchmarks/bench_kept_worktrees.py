@@ -42,7 +42,8 @@ def make_project(repo: Path, files: int, changed: int) -> None:
     calls = " + ".join(f"f{i}()" for i in range(files))
     decls = "".join(f"int f{i}(void);\n" for i in range(files))
     expected = sum(range(files))
-    (repo / "main.c").write_text(f"{decls}int main(void) {{ return {calls} == {expected} ? 0 : 1; }}\n")
+    main = f"int main(void) {{ return {calls} == {expected} ? 0 : 1; }}\n"
+    (repo / "main.c").write_text(decls + main)
     (repo / "Makefile").write_text(MAKEFILE)
     (repo / ".gitignore").write_text("*.o\nprog\n")
     git(repo, "add", "-A")
