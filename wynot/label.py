@@ -195,7 +195,8 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
+            found)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -203,7 +204,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
 
 def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
            removals: list[frozenset[int]], roles: dict[int, str],
-           alone: set[int], repair: Repair | None = None
+           alone: set[int], repair: Repair | None = None, found: frozenset[int] = frozenset()
            ) -> tuple[frozenset[int], dict[int, str], set[int]]:
     """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
 
@@ -213,7 +214,11 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     when they do not: a context of hundreds of unneeded changes goes in a
     logarithmic number of runs. With ``repair``, a batch whose removal is
     UNRESOLVED gets one more run with the changes its errors name put back
-    (:func:`_removed`). Labels come only from removals of one unit.
+    (:func:`_removed`). A unit whose removal is UNRESOLVED, and which other
+    changes of the answer need, is removed once more with them
+    (:func:`closed_part`), unless that takes a change of dd+'s answer
+    (``found``): if that FAILS, all of them drop. Labels come only from
+    removals of one unit.
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -240,6 +245,12 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
             alone.update(removed)
             continue
         outcome = _run_label(tester, rest, stop, chosen)
+        closed = closed_part(rest, needs) if outcome is Outcome.UNRESOLVED else rest
+        if (closed != rest and closed and found & chosen <= closed
+                and _run_label(tester, closed, stop, chosen) is Outcome.FAIL):
+            chosen, roles, alone, streak = closed, {}, set(), streak + 1  # its users with it
+            width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
+            continue
         if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
             chosen, roles, alone, streak = rest, {}, set(), streak + 1
             width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
@@ -249,6 +260,20 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         if len(removed) == 1:
             alone.update(removed)
     return chosen, roles, alone
+
+
+def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
+    """The largest part of ``config`` closed under ``needs``: ``config`` less every
+    change that needs, directly or through others, a change outside it. Pure."""
+    kept = set(config)
+    dropping = True
+    while dropping:
+        dropping = False
+        for change in sorted(kept):
+            if not needs.needs.get(change, set()) <= kept:
+                kept.discard(change)
+                dropping = True
+    return frozenset(kept)
 
 
 def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
