@@ -195,8 +195,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
-            found)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -204,7 +203,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
 
 def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
            removals: list[frozenset[int]], roles: dict[int, str],
-           alone: set[int], repair: Repair | None = None, found: frozenset[int] = frozenset()
+           alone: set[int], repair: Repair | None = None
            ) -> tuple[frozenset[int], dict[int, str], set[int]]:
     """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
 
@@ -214,11 +213,11 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     when they do not: a context of hundreds of unneeded changes goes in a
     logarithmic number of runs. With ``repair``, a batch whose removal is
     UNRESOLVED gets one more run with the changes its errors name put back
-    (:func:`_removed`). A unit whose removal is UNRESOLVED, and which other
-    changes of the answer need, is removed once more with them
-    (:func:`closed_part`), unless that takes a change of dd+'s answer
-    (``found``): if that FAILS, all of them drop. Labels come only from
-    removals of one unit.
+    (:func:`_removed`). A unit of several changes whose removal is
+    UNRESOLVED, and which other changes of the answer need, is removed once
+    more with them (:func:`closed_part`): if that FAILS, all of them drop (a
+    part of the program that the cause does not use, and its users). Labels
+    come only from removals of one unit.
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -245,8 +244,9 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
             alone.update(removed)
             continue
         outcome = _run_label(tester, rest, stop, chosen)
-        closed = closed_part(rest, needs) if outcome is Outcome.UNRESOLVED else rest
-        if (closed != rest and closed and found & chosen <= closed
+        several = outcome is Outcome.UNRESOLVED and len(removed) > 1
+        closed = closed_part(rest, needs) if several else rest
+        if (closed != rest and closed
                 and _run_label(tester, closed, stop, chosen) is Outcome.FAIL):
             chosen, roles, alone, streak = closed, {}, set(), streak + 1  # its users with it
             width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
