@@ -1,12 +1,11 @@
-"""C and C++ signatures: a prototype, its definition and the calls they break are
-one edit; a parameter's name or top-level const is not a change of signature."""
+"""C and C++ signatures: a prototype and its definition retyped alike are one edit;
+a parameter's name or top-level const is not a change of signature."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from conftest import GitRepo
-from wynot.analysis.cfunctions import arity
 from wynot.analysis.model import analyse
 from wynot.analysis.treesitter import outline
 from wynot.diffread import read_diff
@@ -16,7 +15,8 @@ PAD = "".join(f"int pad{i}(void) {{ return {i}; }}\n" for i in range(8))  # hunk
 HEADER = "#include <stddef.h>\n{pad}int scale(int value{extra});\n{pad}int other(int x);\n"
 SOURCE = ('#include "lib.h"\n{pad}int scale(int value{extra})\n{{\n    return value * 2;\n}}\n'
           "{pad}int other(int x) {{ return x + {n}; }}\n")
-CALLER = ('#include "lib.h"\n{pad}int main(void)\n{{\n    return scale(21{arg}) == 42 ? 0 : 1;\n}}\n'
+CALLER = ('#include "lib.h"\n{pad}int main(void)\n{{\n'
+          "    return scale(21{arg}) == 42 ? 0 : 1;\n}}\n"
           "{pad}int unrelated(void) {{ return other({n}); }}\n")
 
 
@@ -38,15 +38,22 @@ def _project(make_repo: Callable[..., GitRepo], extra: str, arg: str) -> dict[st
             if bs and a in label}
 
 
-def test_a_new_parameter_ties_prototype_definition_and_callers(
+def test_a_new_parameter_ties_the_prototype_and_the_definition(
         make_repo: Callable[..., GitRepo]) -> None:
     needs = _project(make_repo, ", int factor", ", 1")
     prototype, definition, call = "lib.h:-7,7", "lib.c:-7,7", "main.c:-9,7"
-    assert {definition, call} <= needs[prototype]
-    assert prototype in needs[definition] and call in needs[definition]
-    assert {prototype, definition} <= needs[call]
-    # the other edits (a constant here and there) are no part of it
-    assert set(needs) == {prototype, definition, call}
+    assert needs[prototype] == {definition}
+    assert needs[definition] == {prototype}
+    assert call not in needs  # a call is tied by the names it uses, not by arity
+    assert set(needs) == {prototype, definition}  # the other edits are no part of it
+
+
+def test_a_retyping_alike_in_another_file_of_another_name_ties_nothing(
+        make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    good = repo.commit({"a.h": b"int f(int x);\n", "a.c": b"int g(int x) { return x; }\n"})
+    bad = repo.commit({"a.h": b"int f(long x);\n", "a.c": b"int g(long x) { return x; }\n"})
+    assert analyse(read_diff(repo.path, good, bad)).dependencies().needs == {}
 
 
 def test_a_top_level_const_or_a_new_name_is_no_change_of_signature() -> None:
@@ -57,17 +64,3 @@ def test_a_top_level_const_or_a_new_name_is_no_change_of_signature() -> None:
     sigs_after = {name: sig for _, _, name, sig in after.functions.declared}
     assert sigs_before["f"] == sigs_after["f"]
     assert sigs_before["g"] != sigs_after["g"]  # a pointer to const is another type
-
-
-def test_arity_counts_parameters_not_the_commas_of_function_pointers() -> None:
-    side = outline("c", b"int run(void (*cb)(int, int), int n, ...);\n"
-                        b"int none(void);\nint two(int a, char *b) { return a; }\n")
-    assert side is not None
-    found = {name: arity(sig) for _, _, name, sig in side.functions.declared}
-    assert found == {"run": None, "none": 0, "two": 2}
-
-
-def test_calls_are_read_with_their_argument_counts() -> None:
-    side = outline("cpp", b"int f(int a, int b);\nint main() {\n  return f(1, f(2, 3));\n}\n")
-    assert side is not None
-    assert side.functions.calls == ((3, "f", 2),)

@@ -1,17 +1,16 @@
-"""C and C++ function signatures and call arities, and what a hunk does to them.
+"""C and C++ function signatures, and which of them a hunk changes.
 
 A release that changes a function's parameters changes its prototype (in a
-header), its definition and its callers in separate hunks, and any of them
-without the others does not compile: ``conflicting types for 'f'``, ``too
-many arguments to function 'f'``. The signature compared is the one the
-compiler checks: the return type and each parameter's type, without the
-parameters' names and without top-level qualifiers (``cJSON * const item``
-declares the same parameter type as ``cJSON *item``), spaces normalised.
+header) and its definition in separate hunks, and either without the other
+does not compile: ``conflicting types for 'f'``. The signature compared is
+the one the compiler checks: the return type and each parameter's type,
+without the parameters' names and without top-level qualifiers (``cJSON *
+const item`` declares the same parameter type as ``cJSON *item``), spaces
+normalised.
 
-:func:`read_functions` reads one parsed side (prototypes, definitions, and
-calls of plain identifiers with their argument counts); :func:`retyped` and
-:func:`calls_on` give what one hunk changes of them. Pure; the trees come
-from :mod:`wynot.analysis.treesitter`.
+:func:`read_functions` reads one parsed side (its prototypes and
+definitions); :func:`retyped` gives those one hunk retypes. Pure; the trees
+come from :mod:`wynot.analysis.treesitter`.
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from typing import Any
 
 # (first line, last line, name, signature) of a declarator; 1-based lines
 Function = tuple[int, int, str, str]
-# (line, function, number of arguments) of a call
-CallSite = tuple[int, str, int]
 
 _HOLDERS = ("declaration", "function_definition", "field_declaration")
 _WRAPPERS = ("pointer_declarator", "reference_declarator", "parenthesized_declarator")
@@ -35,22 +32,19 @@ _PUNCT_SPACE = re.compile(r"\s*([*&(),\[\]])\s*")
 
 @dataclass(frozen=True, slots=True)
 class Functions:
-    """One side's function declarators and calls (empty for other languages)."""
+    """One side's function declarators (empty for other languages)."""
 
     declared: tuple[Function, ...] = ()
-    calls: tuple[CallSite, ...] = ()
 
 
 NO_FUNCTIONS = Functions()
 
 
-def read_functions(root: Any, declarators: Iterable[Any], calls: Iterable[Any]) -> Functions:
-    """The function declarators and calls under ``root``: ``declarators`` are
-    tree-sitter's ``function_declarator`` nodes, ``calls`` its
-    ``call_expression`` nodes, as a query captured them."""
+def read_functions(declarators: Iterable[Any]) -> Functions:
+    """The prototypes and definitions among tree-sitter's ``function_declarator``
+    nodes of one side, as a query captured them."""
     found = [f for node in declarators if (f := _function(node)) is not None]
-    sites = [c for node in calls if (c := _call(node)) is not None]
-    return Functions(tuple(sorted(set(found))), tuple(sorted(set(sites))))
+    return Functions(tuple(sorted(set(found))))
 
 
 def retyped(old: Functions, new: Functions, removed: set[int],
@@ -62,21 +56,6 @@ def retyped(old: Functions, new: Functions, removed: set[int],
     after = _touched(new.declared, added)
     return frozenset((name, sig, after[name]) for name, sig in before.items()
                      if name in after and after[name] != sig and sig and after[name])
-
-
-def calls_on(side: Functions, lines: set[int]) -> frozenset[tuple[str, int]]:
-    """(function, number of arguments) of the calls that start on ``lines``."""
-    return frozenset((name, count) for line, name, count in side.calls if line in lines)
-
-
-def arity(signature: str) -> int | None:
-    """How many arguments a signature takes; None if variadic or not known."""
-    params = signature[signature.find("(") + 1:-1] if "(" in signature else ""
-    if "..." in params:
-        return None
-    if params in ("", "void"):
-        return 0
-    return params.count(",") + 1 - _nested_commas(params)
 
 
 def _touched(functions: tuple[Function, ...], lines: set[int]) -> dict[str, str]:
@@ -132,28 +111,6 @@ def _declared_name(node: Any) -> Any:
     while node is not None and node.type not in ("identifier", "field_identifier"):
         node = node.child_by_field_name("declarator")
     return node
-
-
-def _call(node: Any) -> CallSite | None:
-    function = node.child_by_field_name("function")
-    arguments = node.child_by_field_name("arguments")
-    if function is None or arguments is None or function.type != "identifier":
-        return None
-    count = sum(1 for a in arguments.named_children if a.type != "comment")
-    return node.start_point[0] + 1, _text(function), count
-
-
-def _nested_commas(params: str) -> int:
-    """Commas inside parentheses of a parameter list (function pointer parameters)."""
-    depth = nested = 0
-    for char in params:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "," and depth > 0:
-            nested += 1
-    return nested
 
 
 def _normal(text: str) -> str:

@@ -22,6 +22,8 @@ failure-resolution loop adds the ones it learns from build errors:
   binding is *tied* to its readers (below); a change that stops binding a
   name there (a local, a parameter) needs the changes that rewrite the lines
   that read it;
+* *prototypes*, C and C++: a prototype and a definition of one function
+  retyped alike need each other;
 * *imports*, within one file: a change that uses a name needs the change that
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
@@ -49,7 +51,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from wynot.analysis.calls import Signature, broken_by
-from wynot.analysis.cfunctions import arity
 from wynot.analysis.clusters import Cluster
 from wynot.analysis.symbols import FileSymbols, Symbols
 
@@ -173,41 +174,19 @@ def derive(symbols: Mapping[int, Symbols],
 
 
 def _derive_retyped(symbols: Mapping[int, Symbols], deps: Dependencies) -> None:
-    """C and C++: a prototype and a definition retyped alike need each other, and
-    a retyping that changes how many arguments a function takes needs the calls
-    it breaks rewritten, which need it (:mod:`wynot.analysis.cfunctions`).
-
-    A function name retyped in two different ways (two static functions of one
-    name) says nothing about its calls."""
+    """C and C++: a prototype and a definition retyped alike (the same function,
+    the same signature before and after) need each other: either alone is
+    ``conflicting types`` (:mod:`wynot.analysis.cfunctions`). A retyping shared
+    by more changes than :data:`MAX_DEFINERS` (a common name) says nothing."""
     alike: dict[tuple[str, str, str], list[int]] = {}
     for cid, sym in symbols.items():
         for key in sym.retyped:
             alike.setdefault(key, []).append(cid)
-    ways: dict[str, list[tuple[str, str, str]]] = {}
-    for key, ids in alike.items():
-        ways.setdefault(key[0], []).append(key)
+    for ids in alike.values():
         if len(ids) <= MAX_DEFINERS:
             for a in ids:
                 for b in ids:
                     deps.add(a, b)
-    calls_old: dict[tuple[str, int], list[int]] = {}
-    calls_new: dict[tuple[str, int], list[int]] = {}
-    for cid, sym in symbols.items():
-        for call in sym.arities_old - sym.arities_new:  # calls it stops making this way
-            calls_old.setdefault(call, []).append(cid)
-        for call in sym.arities_new:
-            calls_new.setdefault(call, []).append(cid)
-    for name, keys in ways.items():
-        retypers = alike[keys[0]]
-        before, after = arity(keys[0][1]), arity(keys[0][2])
-        if (len(keys) > 1 or before is None or after is None or before == after
-                or len(retypers) > MAX_DEFINERS):
-            continue
-        for retyper in retypers:
-            for user in calls_old.get((name, before), [])[:MAX_USERS]:
-                deps.add(retyper, user)  # the old call, left alone, no longer compiles
-            for user in calls_new.get((name, after), [])[:MAX_USERS]:
-                deps.add(user, retyper)
 
 
 def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from wynot.analysis.calls import Call, Signature
-from wynot.analysis.cfunctions import calls_on, retyped
+from wynot.analysis.cfunctions import retyped
 from wynot.analysis.lexical import (
     CODE_SUFFIXES,
     PYTHON_SUFFIXES,
@@ -77,11 +77,8 @@ class Symbols:
     locals_unbound: frozenset[tuple[str, str]] = frozenset()
     locals_read_old: frozenset[tuple[str, str]] = frozenset()
     # C and C++: (function, GOOD's signature, BAD's) of the prototypes and
-    # definitions the change retypes, and (function, argument count) of the
-    # calls on its removed and added lines (:mod:`wynot.analysis.cfunctions`).
+    # definitions the change retypes (:mod:`wynot.analysis.cfunctions`).
     retyped: frozenset[tuple[str, str, str]] = frozenset()
-    arities_old: frozenset[tuple[str, int]] = frozenset()
-    arities_new: frozenset[tuple[str, int]] = frozenset()
 
     def __post_init__(self) -> None:
         """Share what repeats across a large diff's changes: one empty set (each is
@@ -234,7 +231,6 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         old_params, old_keywords = signatures(old_lines)
         new_params, new_keywords = signatures(new_lines)
         reshaped, calls_old, calls_new, names = frozenset(), frozenset(), frozenset(), HunkNames()
-    retypes, arities_old, arities_new = _c_functions(analysis, changed)
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
@@ -253,18 +249,13 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         locals_read=names.read,
         locals_unbound=names.unbound,
         locals_read_old=names.read_old,
-        retyped=retypes,
-        arities_old=arities_old,
-        arities_new=arities_new,
+        retyped=_retyped(analysis, changed),
     )
 
 
-def _c_functions(analysis: FileAnalysis, changed: Changed | None) -> tuple[
-        frozenset[tuple[str, str, str]], frozenset[tuple[str, int]], frozenset[tuple[str, int]]]:
-    """What a C or C++ hunk does to function signatures and call arities."""
+def _retyped(analysis: FileAnalysis, changed: Changed | None) -> frozenset[tuple[str, str, str]]:
+    """The C or C++ functions whose prototype or definition a hunk retypes."""
     old, new = analysis.outline_old, analysis.outline_new
     if changed is None or old is None or new is None:
-        return frozenset(), frozenset(), frozenset()
-    removed, added = changed
-    return (retyped(old.functions, new.functions, removed, added),
-            calls_on(old.functions, removed), calls_on(new.functions, added))
+        return frozenset()
+    return retyped(old.functions, new.functions, *changed)

@@ -202,7 +202,7 @@ class Outline:
 
     scopes: tuple[Scope, ...]
     declared: dict[int, frozenset[str]]
-    functions: Functions = NO_FUNCTIONS  # C and C++: signatures and call arities
+    functions: Functions = NO_FUNCTIONS  # C and C++: prototypes and definitions
 
 
 def outline(language: str, source: bytes) -> Outline | None:
@@ -230,8 +230,7 @@ def outline(language: str, source: bytes) -> Outline | None:
     functions = NO_FUNCTIONS
     if language in FUNCTION_LANGUAGES:
         captured = grammar.cursor(_functions_query(language)).captures(tree.root_node)
-        functions = read_functions(tree.root_node, captured.get("function", []),
-                                   captured.get("call", []))
+        functions = read_functions(captured.get("function", []))
     return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()},
                    functions)
 
@@ -241,11 +240,11 @@ FUNCTION_LANGUAGES = ("c", "cpp")  # whose function signatures :mod:`cfunctions`
 
 @functools.cache
 def _functions_query(language: str) -> Any:
-    """A query for the function declarators and calls of a C-like grammar."""
+    """A query for the function declarators of a C-like grammar."""
     ts = importlib.import_module("tree_sitter")
     module, function = _GRAMMARS[language]
     lang = ts.Language(getattr(importlib.import_module(module), function)())
-    return ts.Query(lang, "(function_declarator) @function (call_expression) @call")
+    return ts.Query(lang, "(function_declarator) @function")
 
 
 def _scope_name(node: Any) -> str:
