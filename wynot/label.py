@@ -214,10 +214,11 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     logarithmic number of runs. With ``repair``, a batch whose removal is
     UNRESOLVED gets one more run with the changes its errors name put back
     (:func:`_removed`). A unit of several changes whose removal is
-    UNRESOLVED, and which other changes of the answer need, is removed once
-    more with them (:func:`closed_part`): if that FAILS, all of them drop (a
-    part of the program that the cause does not use, and its users). Labels
-    come only from removals of one unit.
+    UNRESOLVED, and which at most as many other changes of the answer need,
+    is removed once more with them (:func:`closed_part`): if that FAILS, all
+    of them drop (a part of the program that the cause does not use, and its
+    few users; a unit that more changes need is likelier to be what the cause
+    stands on). Labels come only from removals of one unit.
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -246,7 +247,7 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         outcome = _run_label(tester, rest, stop, chosen)
         several = outcome is Outcome.UNRESOLVED and len(removed) > 1
         closed = closed_part(rest, needs) if several else rest
-        if (closed != rest and closed
+        if (closed != rest and closed and len(rest - closed) <= len(removed)
                 and _run_label(tester, closed, stop, chosen) is Outcome.FAIL):
             chosen, roles, alone, streak = closed, {}, set(), streak + 1  # its users with it
             width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
