@@ -93,8 +93,8 @@ class _Reader:
                 self._never(never)
                 self.block(runs, function=function)
             else:
-                for name in _BLOCKS:
-                    inner = getattr(statement, name, None)
+                for name in _blocks(type(statement)):
+                    inner = getattr(statement, name)
                     if inner:
                         self.block(_statements(inner), function=function)
 
@@ -115,26 +115,44 @@ class _Reader:
     def annotation(self, node: ast.expr, *, evaluated: bool) -> None:
         """Count the names of an annotation that Python does not evaluate: all of
         them, or (``evaluated``) the words of its strings."""
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.Constant):
+        todo: list[ast.AST] = [node]
+        while todo:
+            inner = todo.pop()
+            if isinstance(inner, ast.Name):
+                if not evaluated:
+                    self._count(inner.lineno, inner.id)
+            elif isinstance(inner, ast.Attribute):
+                if not evaluated:
+                    self._count(inner.end_lineno or inner.lineno, inner.attr)
+                todo.append(inner.value)
+            elif isinstance(inner, ast.Subscript):
+                todo += (inner.value, inner.slice)
+            elif isinstance(inner, ast.Constant):
                 if isinstance(inner.value, str) and inner.lineno == inner.end_lineno:
                     for word in IDENTIFIER.findall(inner.value):
                         self._count(inner.lineno, word)
-            elif evaluated:
-                continue
-            elif isinstance(inner, ast.Name):
-                self._count(inner.lineno, inner.id)
-            elif isinstance(inner, ast.Attribute):
-                self._count(inner.end_lineno or inner.lineno, inner.attr)
+            else:
+                todo.extend(ast.iter_child_nodes(inner))
 
     def _count(self, line: int, name: str) -> None:
         self.names.setdefault(line, Counter())[name] += 1
 
 
+def _blocks(kind: type[ast.AST]) -> tuple[str, ...]:
+    """The fields of a statement type that hold blocks of statements."""
+    found = _BLOCK_FIELDS.get(kind)
+    if found is None:
+        found = _BLOCK_FIELDS[kind] = tuple(f for f in _BLOCKS if f in kind._fields)
+    return found
+
+
+_BLOCK_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+
+
 def _statements(inner: list[ast.AST]) -> Iterable[ast.AST]:
     """The statements of a block, those of ``except`` and ``case`` clauses opened."""
     for item in inner:
-        if isinstance(item, ast.excepthandler | ast.match_case):
+        if isinstance(item, ast.ExceptHandler | ast.match_case):
             yield from item.body
         else:
             yield item
