@@ -42,16 +42,21 @@ def digest(value: Any) -> str:
     return hashlib.sha256(repr(canonical(value)).encode()).hexdigest()[:16]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def commits(description: str) -> tuple[Path, str, str]:
+    """REPO [GOOD] [BAD] from the command line: the repository and two full commit ids."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("repo", type=Path)
     ap.add_argument("good", nargs="?", default="good")
     ap.add_argument("bad", nargs="?", default="bad")
     args = ap.parse_args()
-    good, bad = resolve_commit(args.repo, args.good), resolve_commit(args.repo, args.bad)
-    found = analyse(args.repo, good, bad, Options(3, ("dir", "file", "syntax"), True, True),
+    return args.repo, resolve_commit(args.repo, args.good), resolve_commit(args.repo, args.bad)
+
+
+def main() -> None:
+    repo, good, bad = commits(__doc__.splitlines()[0])
+    found = analyse(repo, good, bad, Options(3, ("dir", "file", "syntax"), True, True),
                     lambda _: None)
-    lexical = analyse(args.repo, good, bad,
+    lexical = analyse(repo, good, bad,
                       Options(3, ("dir", "file", "lexical", "syntax"), True, True), lambda _: None)
     print(json.dumps({"changes": len(found.diff.changes), "deps": digest(found.deps),
                       "plan": digest(found.plan), "units": digest(found.plan.units),

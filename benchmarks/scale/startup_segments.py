@@ -14,16 +14,15 @@ the segments but the forked read are the serial part of the start-up.
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from analysis_digest import commits
+
 import wynot.analyse as analyse_module
-from wynot.git import resolve_commit
 
 MARKS: dict[str, tuple[float, float]] = {}
 
@@ -48,18 +47,13 @@ def segment(start: str, end: str) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("repo", type=Path)
-    ap.add_argument("good", nargs="?", default="good")
-    ap.add_argument("bad", nargs="?", default="bad")
-    args = ap.parse_args()
+    repo, good, bad = commits(__doc__.splitlines()[0])
     analyse_module.read_diff = marked("read", analyse_module.read_diff)  # type: ignore[assignment]
     analyse_module.read_in_parallel = marked(  # type: ignore[assignment]
         "parallel", analyse_module.read_in_parallel)
-    good, bad = resolve_commit(args.repo, args.good), resolve_commit(args.repo, args.bad)
     options = analyse_module.Options(3, ("dir", "file", "syntax"), True, True)
     mark("start")
-    analyse_module.analyse(args.repo, good, bad, options, lambda _: None)
+    analyse_module.analyse(repo, good, bad, options, lambda _: None)
     mark("end")
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"wall (CPU of this process): diff read {segment('read>', 'read<')}, "
