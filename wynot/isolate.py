@@ -168,16 +168,31 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     analysis = store.load(progress) if store is not None else None
     saving = None
+    early: list[Tester] = []
+
+    def diff_read(diff: Diff) -> None:  # GOOD and BAD need no analysis: they start now,
+        # on workers that would wait for it (the premise adopts the runs)
+        early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
+        early[0].speculate([frozenset(), frozenset(c.id for c in diff.changes)])
+
     if analysis is None:
-        analysis = analyse(repo, good, bad, options, progress)
+        try:
+            analysis = analyse(repo, good, bad, options, progress, diff_read
+                               if premise is None and executor.workers > 1 else None)
+        except BaseException:
+            for tester in early:
+                tester.finish()
+            raise
         saving = store.save_soon(analysis) if store is not None else None
     elif analysis.diff.changes:
         progress(describe(analysis.diff))
     try:
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
-        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             onto, executor, started, flake_rate)
+        tester = early[0] if early else _tester(repo, analysis.diff, request, cache, log,
+                                                progress, records, executor)
+        return _search_hunks(repo, analysis, request, tester, premise, onto, started,
+                             flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -186,10 +201,21 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             saving.join()  # written while the first tests ran; now it must be complete
 
 
-def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
-                  log: RunLog, records: list[TestRecord], progress: Progress,
+def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
+            progress: Progress, records: list[TestRecord], executor: Executor) -> Tester:
+    """The tester of the hunk phase's search over ``diff``, on ``executor`` (begun on it)."""
+    key = search_key(good=diff.good, bad=diff.bad, context=request.context,
+                     test=request.commands.test, build=request.commands.build,
+                     timeout=request.commands.timeout,
+                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
+    executor.begin(diff.good, diff)
+    return Tester(diff, executor, request.commands, cache, key, log, progress, records)
+
+
+def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Tester,
                   premise: tuple[TestRecord, TestRecord] | None, onto: str,
-                  executor: Executor,
                   started: float | None, flake_rate: float | None) -> _HunkAnswer:
     diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
     # The search learns dependencies from build errors: into a copy, so that the
@@ -198,13 +224,6 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         analysis.deps, needs={a: set(b) for a, b in analysis.deps.needs.items()},
         ties=set(analysis.deps.ties), clusters=list(analysis.deps.clusters),
         hints=list(analysis.deps.hints))
-    key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
-                     build=request.commands.build, timeout=request.commands.timeout,
-                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns,
-                     outside=command_files(repo, request.commands.test, request.commands.build))
-    executor.begin(good, diff)
-    tester = Tester(diff, executor, request.commands, cache, key, log, progress, records)
     with contextlib.ExitStack() as finishing:
         finishing.callback(tester.finish)
         keep = request.predict if request.keep_passing is None else request.keep_passing
@@ -222,7 +241,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                 flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
             good_record, bad_record = premise
-        if executor.workers > 1:  # where BAD's failure points: for guesses only
+        if tester.executor.workers > 1:  # where BAD's failure points: for guesses only
             tester.suspicion = weights(diff, bad_record.output_text(), good_record.output_text())
         resolver = None
         if request.resolve:
