@@ -57,7 +57,7 @@ from wynot.result import (
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.state import DEFAULT_KEEP_RUNS
-from wynot.suspects import weights
+from wynot.suspects import vocabulary, weights
 from wynot.tester import Tester
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
@@ -232,6 +232,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
             opening = first_questions(tester, deps, list(plan.order), plan.split,
                                       keep) if request.executor == "local" else []
             tester.speculate([frozenset(), frozenset(plan.order), *opening])
+            known = vocabulary(diff) if tester.executor.workers > 1 else None  # meanwhile
             good_record = require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
                                   Outcome.PASS, "GOOD", request.good, good, request.commands)
             bad_record = require(tester.run(frozenset(plan.order), "premise",
@@ -241,8 +242,10 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                 flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
             good_record, bad_record = premise
+            known = None
         if tester.executor.workers > 1:  # where BAD's failure points: for guesses only
-            tester.suspicion = weights(diff, bad_record.output_text(), good_record.output_text())
+            tester.suspicion = weights(diff, bad_record.output_text(),
+                                       good_record.output_text(), known)
         resolver = None
         if request.resolve:
             resolver = functools.partial(_resolver, analysis, request.resolve_patterns)

@@ -129,8 +129,12 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
     split = remembered(split)  # the replays split the same runs again and again
+    def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
+        closed = oracle.deps.is_closed(applied | config)
+        return tester.answered(applied | config) or (not closed and oracle.resolver is None)
+
     test = Lookahead(search, ask, announce, tester.executor.workers, predict,
-                     tester.guesses(changes))
+                     tester.guesses(changes), ready)
     tester.replan = lambda: announce(test.plan())
     try:
         return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)

@@ -197,18 +197,22 @@ class Lookahead(Generic[T]):
     this oracle is passed to. ``announce`` receives :func:`plan_ahead`'s list
     (e.g. :meth:`wynot.tester.Tester.speculate`); ``oracle`` gives the real
     answers, which are returned unchanged. ``guesses`` weighs the guessed
-    answers (:class:`Guesses`).
+    answers (:class:`Guesses`). ``ready`` tells a question the oracle answers
+    at once (already run): no plan is made before it, since the next question
+    comes at once too and plans with one more answer known.
     """
 
     def __init__(self, search: Search[T], oracle: Oracle[T],
                  announce: Callable[[Sequence[frozenset[T]]], None], width: int,
-                 predict: Predict[T] | None = None, guesses: Guesses[T] | None = None) -> None:
+                 predict: Predict[T] | None = None, guesses: Guesses[T] | None = None,
+                 ready: Callable[[frozenset[T]], bool] | None = None) -> None:
         self.search = search
         self.guesses = guesses
         self.oracle = oracle
         self.announce = announce
         self.width = width
         self.predict = predict
+        self.ready = ready
         self.answers: dict[frozenset[T], Outcome] = {}
 
     def plan(self) -> list[frozenset[T]]:
@@ -218,7 +222,7 @@ class Lookahead(Generic[T]):
                           guesses=self.guesses)
 
     def __call__(self, config: frozenset[T]) -> Outcome:
-        if self.width > 1:
+        if self.width > 1 and not (self.ready is not None and self.ready(config)):
             self.announce(self.plan())
         outcome = self.oracle(config)
         self.answers[config] = outcome
