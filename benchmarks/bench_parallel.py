@@ -95,7 +95,8 @@ def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
     decisive = [(e["phase"], str(e["changes"]), e["outcome"]) for e in entries
                 if e["phase"] not in ("speculative", "verify")]
     speculative = [e for e in entries if e["phase"] == "speculative"]
-    return {"wall": wall, "reported": reported, "load": load, "answer": sorted(c["label"] for c in report["changes"]),
+    return {"wall": wall, "reported": reported, "load": load,
+            "answer": sorted(c["label"] for c in report["changes"]),
             "decisive": decisive,
             "ran": sum(1 for e in entries if e.get("source") == "run"),
             "cancelled": sum(1 for e in speculative if e["source"] == "cancelled"),

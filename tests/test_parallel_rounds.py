@@ -78,15 +78,21 @@ def test_a_premise_that_fails_uses_no_speculative_run(tmp_path: Path, test: str)
                        cwd=repo)
     assert result.returncode == PremiseError.exit_code, result.stderr
     logged = _log(repo)
-    assert {e["phase"] for e in logged} <= {"premise", "speculative"}
-    assert len([e for e in logged if e["phase"] == "premise"]) <= 2
+    assert {e["phase"] for e in logged} <= {"premise", "speculative"}, logged
+    assert len([e for e in logged if e["phase"] == "premise"]) <= 2, logged
     assert all(e["source"] in ("cancelled", "unused") for e in logged
-               if e["phase"] == "speculative")
+               if e["phase"] == "speculative"), logged
     assert leftover_worktrees(repo) == []
-    started = [int(p) for p in pids.read_text().split()]
-    assert len(started) >= 2
-    assert [p for p in started if Path(f"/proc/{p}").exists()
-            and "State:\tZ" not in Path(f"/proc/{p}/status").read_text()] == []
+    started = [int(p) for p in pids.read_text().split()]  # at least the side that failed
+    assert started, result.stderr
+    assert [p for p in started if _running(p)] == [], logged
+
+
+def _running(pid: int) -> bool:
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
 
 
 def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> None:

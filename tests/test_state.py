@@ -56,6 +56,27 @@ def test_a_tests_background_processes_end_with_it(tmp_path: Path) -> None:
     assert processes_with(tag) == []
 
 
+def test_a_process_that_left_the_group_holding_the_output_is_killed_with_the_test(
+        tmp_path: Path) -> None:
+    tag = f"995.{os.getpid()}"  # setsid: a group of its own, still writing to the test's pipe
+    test = ("sh", "-c", f"setsid sleep {tag} & exit 1")
+    result = run_configuration(tmp_path, Commands(test=test), tmp_path / "1.out")
+    assert result.duration < 1  # not held until the drain gives up
+    assert processes_with(tag) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_daemons_a_test_starts_end_with_the_run(tmp_path: Path, jobs: str) -> None:
+    repo = good_bad_repo(tmp_path / "repo")
+    tag = f"994.{os.getpid()}{jobs}"  # output closed: only its environment ties it to the run
+    script = (f"setsid sleep {tag} >/dev/null 2>&1 </dev/null & "
+              "grep -q 'LINE 30' notes.txt && exit 1; exit 0")
+    done = run_wynot("--no-cache", "-j", jobs, "good", "bad", "--", "sh", "-c", script, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "1 of 3 changes" in done.stdout
+    assert processes_with(tag) == []
+
+
 def test_a_huge_output_keeps_its_head_and_tail(tmp_path: Path) -> None:
     code = ("import sys; w = sys.stdout.write; w('HEAD' + 'x' * 30_000_000);"
             " w('y' * 30_000_000 + 'TAIL\\n'); sys.exit(3)")

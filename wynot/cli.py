@@ -170,6 +170,11 @@ def _require_revisions(command: click.Command, ctx: click.Context, before: list[
                    "one per CPU). The answer and the tests it rests on are the same for "
                    "every N: the extra workers run the configurations the search is "
                    "likeliest to ask next, and what it does not ask is cancelled.")
+@click.option("--keep-worktrees", is_flag=True,
+              help="Keep the scratch worktrees in <git-dir>/wynot/worktrees after the run, "
+                   "and reuse them: files the next run's GOOD does not change keep their "
+                   "timestamps and build outputs stay, so an incremental --build (make) "
+                   "starts from the last run's. `wynot clean` removes them.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True,
               help="Where tests run: local worktrees, or the workers of a dask.distributed "
@@ -301,6 +306,7 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
                    strategy=opts["strategy"], keep_passing=opts["keep_passing"],
                    max_time=opts["max_time"], invocation=argv, keep_runs=opts["keep_runs"],
+                   keep_worktrees=opts["keep_worktrees"],
                    flaky=FlakyOptions(opts["repeat"], opts["flaky_mode"], opts["confidence"]))
 
 

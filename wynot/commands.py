@@ -24,6 +24,7 @@ from wynot.render.info import INCONCLUSIVE
 from wynot.result import plural
 from wynot.runstore import FAILURE, REQUEST, RESULT, load_run
 from wynot.state import RUNS, clear_state, list_runs, prune_runs
+from wynot.worktree import remove_kept_worktrees
 
 _SETTINGS = {"auto_envvar_prefix": "WYNOT", "help_option_names": ["-h", "--help"]}
 _REPO = click.option("-C", "--repo", type=click.Path(file_okay=False, path_type=Path),
@@ -83,15 +84,18 @@ def runs(repo: Path, as_json: bool) -> None:
 @click.option("--keep", type=click.IntRange(min=0), metavar="N",
               help="Keep the newest N runs and the outcome cache; delete the older runs.")
 def clean(repo: Path, keep: int | None) -> None:
-    """Delete the runs and the outcome cache (never those of a run still going)."""
+    """Delete the runs, the outcome cache and the kept worktrees (never those of a
+    run still going)."""
     def body() -> None:
-        _, state = _state(repo)
+        repo_root, state = _state(repo)
         if keep is not None:
             removed = prune_runs(state, keep)
             click.echo(f"wynot: deleted {plural(len(removed), 'run')}, kept the newest {keep}")
             return
+        kept = remove_kept_worktrees(repo_root, state)
         freed = clear_state(state)
-        click.echo(f"wynot: deleted the runs and the cache ({_size(freed)})")
+        click.echo(f"wynot: deleted the runs and the cache ({_size(freed)})"
+                   + (f" and {plural(kept, 'kept worktree')}" if kept else ""))
 
     _guard(body)
 

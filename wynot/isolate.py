@@ -87,6 +87,7 @@ class Request:
     invocation: tuple[str, ...] = ()  # wynot's arguments, kept for ``wynot report``
     flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
     keep_runs: int = DEFAULT_KEEP_RUNS  # run logs kept in the state directory
+    keep_worktrees: bool = False  # worktrees (and build outputs) kept for the next run
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     phase: CommitPhase | None = None
     try:
         with open_executor(request.executor, info.toplevel, request.commands, request.jobs,
-                           request.scheduler, progress, warm=good) as executor:
+                           request.scheduler, progress, warm=good,
+                           keep=request.keep_worktrees) as executor:
             low, high, premise = good, bad, None
             if chain is not None and (request.strategy == "commits"
                                       or count_between(info.toplevel, good, bad) > 0):

@@ -20,9 +20,10 @@ from pathlib import Path
 from wynot.changes import Diff, FileState
 from wynot.executor import Cancelled, Execution, Executor, Job, Started, execute
 from wynot.patch import TreeBuilder, tree_states
+from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
-from wynot.worktree import ScratchWorktree, scratch_worktree, signals_deferred
+from wynot.worktree import ScratchWorktree, kept_worktree, scratch_worktree, signals_deferred
 
 RESULT_POLL_SECONDS = 0.1
 # Inside :func:`removal_after`: where closing pools leave their worktrees' removal.
@@ -93,13 +94,15 @@ class LocalPool:
     """
 
     def __init__(self, repo: Path, commands: Commands, workers: int = 1, *,
-                 started: Started | None = None, warm: str | None = None) -> None:
+                 started: Started | None = None, warm: str | None = None,
+                 keep: bool = False) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         self.repo = repo
         self.commands = commands
         self.workers = workers
         self._started = started
+        self._keep = keep  # worktrees kept in the state directory between runs
         self._good = ""
         self._diff = Diff(good="", bad="", files=(), changes=())
         self._generation = 0
@@ -181,6 +184,7 @@ class LocalPool:
                 self._stack.close()
             else:
                 later.append(self._stack.pop_all())
+            kill_leftovers()  # daemons the tests started live no longer than the run
         if interrupted is not None:
             raise interrupted
 
@@ -253,7 +257,8 @@ class LocalPool:
         # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
         # and the reclaiming of dead runs' worktrees prunes.
         with self._stack_lock:
-            created = scratch_worktree(self.repo, commit, base)
+            made = kept_worktree if self._keep else scratch_worktree
+            created = made(self.repo, commit, base)
             fresh = created.__enter__()
             self._stack.push(created.__exit__)
         return fresh
@@ -315,12 +320,12 @@ def removal_after() -> Iterator[None]:
 @contextlib.contextmanager
 def open_executor(kind: str, repo: Path, commands: Commands, jobs: int,
                   scheduler: str | None, progress: Progress,
-                  warm: str | None = None) -> Iterator[Executor]:
+                  warm: str | None = None, keep: bool = False) -> Iterator[Executor]:
     """The executor a run asked for, closed (runs cancelled, workers released) on exit.
 
     ``kind`` is "local" (a :class:`LocalPool` of ``jobs`` worktrees, made ahead
-    from the commit ``warm`` if given) or "dask" (the workers of the
-    dask.distributed scheduler at ``scheduler``).
+    from the commit ``warm`` if given, kept between runs with ``keep``) or "dask"
+    (the workers of the dask.distributed scheduler at ``scheduler``).
     """
     def started(worker: str, job: Job) -> None:
         progress(f"[{worker}] running {job.describe()}")
@@ -332,5 +337,5 @@ def open_executor(kind: str, repo: Path, commands: Commands, jobs: int,
         with DaskExecutor(repo, commands, scheduler, jobs=jobs) as remote:
             yield remote
         return
-    with LocalPool(repo, commands, jobs, started=show, warm=warm) as pool:
+    with LocalPool(repo, commands, jobs, started=show, warm=warm, keep=keep) as pool:
         yield pool

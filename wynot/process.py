@@ -7,13 +7,17 @@ interrupt of wynot) kills its whole process group before returning, so
 ``sleep 999 &`` in a test does not outlive the test. If wynot dies outright
 (SIGKILL), a small guard process kills the group of the command then running.
 Every command carries wynot's owner token in ``WYNOT_OWNER``
-(:mod:`wynot.state`), by which a later run finds what a killed one left.
+(:mod:`wynot.state`), by which a later run finds what a killed one left, and
+an id of its own in ``WYNOT_TEST``. A process that left the group (``setsid``,
+a daemon) is found by those: killed when the command ends if it still holds
+the output pipe, else by :func:`kill_leftovers` when the run's pool closes.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import os
 import select
 import shutil
@@ -26,10 +30,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from wynot.state import OWNER_ENV, owner_token
+from wynot.state import OWNER_ENV, kill_marked, owner_token
 
 KILL_GRACE_SECONDS = 2.0
 DRAIN_SECONDS = 1.0  # reading what a killed group left in the pipe
+HELD_SECONDS = 0.05  # a pipe not closed this long after the group's kill is held by an escapee
+TEST_ENV = "WYNOT_TEST"  # each command's own id, ``<owner token>.<n>``
+_TEST_IDS = itertools.count(1)
 OUTPUT_HEAD = 512 * 1024  # bytes of a test's output kept from its start ...
 OUTPUT_TAIL = 512 * 1024  # ... and from its end
 _CHUNK = 1 << 20
@@ -103,7 +110,8 @@ def run_command(
     interrupt of wynot), its process group is killed before this returns; if
     wynot dies first, the guard process kills the group.
     """
-    env = {**env, OWNER_ENV: owner_token()}
+    test_id = f"{owner_token()}.{next(_TEST_IDS)}"
+    env = {**env, OWNER_ENV: owner_token(), TEST_ENV: test_id}
     read_fd, write_fd = os.pipe()
     try:
         proc = subprocess.Popen(
@@ -134,7 +142,9 @@ def run_command(
     finally:
         kill_group(proc)  # the test's background processes end with it
         _GUARD.send(f"-{proc.pid}\n")
-        _drain(read_fd, log)
+        if not _drain(read_fd, log, HELD_SECONDS):  # held open by one that left the group
+            kill_marked(test_id, variable=TEST_ENV)
+            _drain(read_fd, log, DRAIN_SECONDS)
         os.close(read_fd)
     return (None if timed_out else proc.returncode), timed_out
 
@@ -192,21 +202,32 @@ def _exited(proc: subprocess.Popen[bytes]) -> bool:
     return info is not None
 
 
-def _drain(fd: int, log: BoundedOutput) -> None:
-    """Read what is left in the pipe, for at most :data:`DRAIN_SECONDS`.
+def _drain(fd: int, log: BoundedOutput, seconds: float) -> bool:
+    """Read what is left in the pipe, for at most ``seconds``. Returns whether
+    it reached the end (every writer closed it).
 
     A process that left the group (setsid) may still hold the pipe: it is
-    not waited for.
+    not waited for longer.
     """
-    deadline = time.monotonic() + DRAIN_SECONDS
+    deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
         ready, _, _ = select.select([fd], [], [], left)
         if not ready:
-            return
+            return False
         data = os.read(fd, _CHUNK)
         if not data:
-            return
+            return True
         log.write(data)
+    return False
+
+
+def kill_leftovers() -> int:
+    """Kill what this process's commands left running outside their process
+    groups (``setsid``, daemons), found by the owner token they carry. Call it
+    when no command of this process is running (a pool closing). Returns how
+    many processes were signalled.
+    """
+    return kill_marked(owner_token(), spare=_GUARD.pids())
 
 
 def missing_interpreter(command: str, cwd: Path, env: dict[str, str]) -> str | None:
@@ -290,6 +311,12 @@ class _Guard:
             with contextlib.suppress(OSError):
                 proc.stdin.write(line.encode())
                 proc.stdin.flush()
+
+    def pids(self) -> set[int]:
+        """The guard's pid, when it runs for this process."""
+        with self._lock:
+            running = self._proc is not None and self._pid == os.getpid()
+            return {self._proc.pid} if running and self._proc is not None else set()
 
     def close(self) -> None:
         """End the guard (at wynot's exit): nothing is registered any more."""

@@ -27,6 +27,7 @@ from wynot.errors import GitError, WynotError
 from wynot.export import _index_record, _quote_alternate, _write_blobs
 from wynot.git import git
 from wynot.patch import tree_states
+from wynot.process import kill_leftovers
 from wynot.result import Result
 from wynot.runner import Commands, RunResult, run_configuration
 from wynot.state import owned_tempdir
@@ -97,6 +98,7 @@ def verify_revert(repo: Path, bad: str, patch: bytes, commands: Commands,
             return RevertCheck(False, f"the revert patch does not apply to BAD: "
                                       f"{error.message}", None)
         run = run_configuration(worktree.root, commands, output)
+        kill_leftovers()  # before its worktree goes
     return RevertCheck(True, "", run)
 
 

@@ -26,7 +26,7 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,18 +108,19 @@ def reclaim_tempdirs() -> int:
     return removed
 
 
-def kill_marked(token: str) -> int:
-    """SIGKILL every process whose environment carries ``WYNOT_OWNER=token``.
+def kill_marked(token: str, variable: str = OWNER_ENV, spare: Collection[int] = ()) -> int:
+    """SIGKILL every process whose environment carries ``variable=token``
+    (``WYNOT_OWNER=token`` by default), except this one and those in ``spare``.
 
     Linux only (reads ``/proc/*/environ``); elsewhere returns 0. Returns the
     number of processes signalled.
     """
-    marker = f"{OWNER_ENV}={token}".encode()
+    marker = f"{variable}={token}".encode()
     killed = 0
     if not sys.platform.startswith("linux"):
         return 0
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid() or int(entry.name) in spare:
             continue
         try:
             environ = Path(entry.path, "environ").read_bytes()

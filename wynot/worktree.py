@@ -11,6 +11,8 @@ never make wynot write outside the worktree.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import itertools
 import os
 import shutil
 import signal
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from wynot.changes import FileState
 from wynot.checkout import Converter
+from wynot.errors import GitError
 from wynot.git import find_repo, git
 from wynot.state import (
     OWNER_ENV,
@@ -207,6 +210,79 @@ def scratch_worktree(
             remove_worktree(repo, root)
             shutil.rmtree(parent, ignore_errors=True)
             forget_owner(record)
+
+
+KEPT = "worktrees"  # in the state directory: the worktrees kept between runs
+
+
+@contextlib.contextmanager
+def kept_worktree(
+    repo: Path, good: str, base: Mapping[str, FileState | None]
+) -> Iterator[ScratchWorktree]:
+    """A worktree of ``good`` kept in the state directory between runs
+    (``--keep-worktrees``): the first one no other run holds, or a new one.
+
+    Reused, it is checked out at ``good`` by git, which rewrites only the files
+    that differ and leaves untracked files (build outputs) where they are, so
+    an incremental build starts from the previous run's outputs. It is held by
+    an exclusive lock on ``<slot>.lock`` beside it while in use (released by the
+    kernel if this process dies) and stays on exit; ``wynot clean`` removes it
+    (:func:`remove_kept_worktrees`).
+    """
+    common = find_repo(repo).git_dir
+    kept = state_dir(common) / KEPT
+    kept.mkdir(parents=True, exist_ok=True)
+    reclaim(repo, state_dir(common))
+    with _free_slot(kept) as slot:
+        root = slot / "worktree"
+        scratch = slot / "checkout"
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir(parents=True)
+        try:
+            if not (root / ".git").is_file():  # git would look for a repository above it
+                raise GitError("no kept worktree")
+            git(root, "checkout", "--quiet", "--detach", "--force", good, checkout=True)
+        except GitError:  # missing, broken or no longer registered: made again
+            remove_worktree(repo, root)
+            git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
+                env={OWNER_ENV: owner_token()}, checkout=True)
+        yield ScratchWorktree(repo, good, root, base,
+                              Converter(root, scratch, common / "objects", good, base))
+
+
+@contextlib.contextmanager
+def _free_slot(kept: Path) -> Iterator[Path]:
+    """The directory ``kept/<n>`` of the lowest ``n`` whose lock this process gets."""
+    for number in itertools.count(1):
+        handle = open(kept / f"{number}.lock", "a+b")  # noqa: SIM115 (held across the yield)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            continue
+        try:
+            yield kept / str(number)
+        finally:
+            handle.close()  # the lock goes with it
+        return
+
+
+def remove_kept_worktrees(repo: Path, state: Path) -> int:
+    """Remove the kept worktrees no running wynot holds. Returns how many."""
+    removed = 0
+    for lock in sorted((state / KEPT).glob("*.lock")):
+        with open(lock, "a+b") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            slot = lock.with_suffix("")
+            if slot.exists():
+                remove_worktree(repo, slot / "worktree")
+                shutil.rmtree(slot, ignore_errors=True)
+                removed += 1
+            lock.unlink()
+    return removed
 
 
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
