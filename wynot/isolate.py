@@ -21,6 +21,7 @@ from pathlib import Path
 from wynot import __version__
 from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.declarations import hunk_declarations
+from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis_store import AnalysisStore
@@ -219,7 +220,7 @@ def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: 
 def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Tester,
                   premise: tuple[TestRecord, TestRecord] | None, onto: str,
                   started: float | None, flake_rate: float | None) -> _HunkAnswer:
-    diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
+    diff, plan = analysis.diff, analysis.plan
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
     deps = dataclasses.replace(
@@ -229,25 +230,15 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
     with contextlib.ExitStack() as finishing:
         finishing.callback(tester.finish)
         keep = request.predict if request.keep_passing is None else request.keep_passing
-        if premise is None:  # idle workers start on dd+'s first questions (local ones:
-            # their build errors are classified here, from the whole output file)
-            opening = first_questions(tester, deps, list(plan.order), plan.split,
-                                      keep) if request.executor == "local" else []
-            tester.speculate([frozenset(), frozenset(plan.order), *opening])
-            known = vocabulary(diff) if tester.executor.workers > 1 else None  # meanwhile
-            good_record = require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
-                                  Outcome.PASS, "GOOD", request.good, good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise",
-                                            expect=Outcome.FAIL),
-                                 Outcome.FAIL, "BAD", request.bad, bad, request.commands)
+        if premise is None:
+            good_record, bad_record = _premise_round(tester, request, deps, plan, keep)
             if request.flaky.reruns:
                 flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
             good_record, bad_record = premise
-            known = None
-        if tester.executor.workers > 1:  # where BAD's failure points: for guesses only
-            tester.suspicion = weights(diff, bad_record.output_text(),
-                                       good_record.output_text(), known)
+            if tester.executor.workers > 1:  # where BAD's failure points: for guesses only
+                tester.suspicion = weights(diff, bad_record.output_text(),
+                                           good_record.output_text())
         resolver = None
         if request.resolve:
             resolver = functools.partial(_resolver, analysis, request.resolve_patterns)
@@ -285,6 +276,41 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                     f"Output: {verdict.output}")
         carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
+
+
+def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: Plan,
+                   keep: bool) -> tuple[TestRecord, TestRecord]:
+    """GOOD's and BAD's records (the premise checked), with dd+'s likeliest first
+    questions started meanwhile on idle workers; with several workers, the
+    tester's suspicion is set from BAD's output (for guesses only).
+
+    GOOD and BAD may be in already (started when the diff was read, they ran
+    while the analysis did): then BAD's output guides the first questions'
+    guesses too. First questions run on a local pool only (their build errors
+    are classified here, from the whole output file).
+    """
+    diff, everything = tester.diff, frozenset(plan.order)
+    parallel = tester.executor.workers > 1
+
+    def records() -> tuple[TestRecord, TestRecord]:
+        return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                        "GOOD", request.good, diff.good, request.commands),
+                require(tester.run(everything, "premise", expect=Outcome.FAIL), Outcome.FAIL,
+                        "BAD", request.bad, diff.bad, request.commands))
+
+    ahead = parallel and tester.answered(frozenset()) and tester.answered(everything)
+    if ahead:
+        good, bad = records()
+        tester.suspicion = weights(diff, bad.output_text(), good.output_text())
+    opening = first_questions(tester, deps, list(plan.order), plan.split,
+                              keep) if request.executor == "local" else []
+    tester.speculate([frozenset(), everything, *opening])
+    if not ahead:
+        known = vocabulary(diff) if parallel else None  # while GOOD and BAD run
+        good, bad = records()
+        if parallel:
+            tester.suspicion = weights(diff, bad.output_text(), good.output_text(), known)
+    return good, bad
 
 
 def _resolver(analysis: Analysis, patterns: tuple[str, ...]) -> Resolver:

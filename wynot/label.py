@@ -145,7 +145,9 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
 def first_questions(tester: Tester, deps: Dependencies, changes: list[int], split: Split[int],
                     keep_passing: bool) -> list[frozenset[int]]:
     """The configurations dd+ over ``changes`` is likeliest to ask first, for idle
-    workers while the premise runs (none with one worker)."""
+    workers while the premise runs (none with one worker): guessed by the
+    tester's odds (:meth:`~wynot.tester.Tester.guesses`: the sizes, and the
+    suspicion if BAD's output is in already)."""
     workers = tester.executor.workers
     if workers < 2 or len(changes) < 2:
         return []
@@ -154,7 +156,7 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
         return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
 
     return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
-        config) else Outcome.UNRESOLVED)
+        config) else Outcome.UNRESOLVED, guesses=tester.guesses(changes))
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
