@@ -250,9 +250,7 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
             with _progress(opts["quiet"]) as progress:
                 result = isolate(request, progress)
             code = _exit_code(result)
-            code = _output(result, code, request, opts)
-            sys.stdout.flush()
-            return code
+            return _output(result, code, request, opts)  # written and flushed here
     except WynotError as error:
         _error(error.message, error.details)
         if error.exit_code is not ExitCode.USAGE:
