@@ -189,7 +189,8 @@ def test_a_remembered_split_cuts_as_the_split_does_and_once_per_run() -> None:
 @given(st.sets(st.integers(0, 7), min_size=1), st.sets(st.integers(0, 7)))
 def test_no_plan_before_a_question_answered_at_once(cause: set[int], ready: set[int]) -> None:
     """A question the oracle answers at once (``ready``) gets no plan before it; the
-    answers, and so dd+'s result and questions, are those without a lookahead."""
+    answers, and so dd+'s result and questions, are those without a lookahead.
+    Once the search ends, ``settle`` makes the plan the last questions skipped."""
     def oracle(config: frozenset[int]) -> Outcome:
         return FAIL if implies(cause, config) else PASS
 
@@ -197,14 +198,14 @@ def test_no_plan_before_a_question_answered_at_once(cause: set[int], ready: set[
         return dd_plus(sorted(EIGHT), answer, split=split_evenly)
 
     asked: list[frozenset[int]] = []
-    plans: list[frozenset[int]] = []  # the question each plan was made before
+    plans: list[Sequence[frozenset[int]]] = []
 
     def ask(config: frozenset[int]) -> Outcome:
         asked.append(config)
         return oracle(config)
 
     def announce(configs: Sequence[frozenset[int]]) -> None:
-        plans.append(configs[0])
+        plans.append(configs)
 
     at_once = {c for c in (frozenset(range(8)[i:j]) for i in range(8) for j in range(i, 9))
                if len(c) in ready}
@@ -214,4 +215,8 @@ def test_no_plan_before_a_question_answered_at_once(cause: set[int], ready: set[
     assert found == dd_plus(sorted(EIGHT), lambda c: plain.append(c) or oracle(c),
                             split=split_evenly)
     assert asked == plain
-    assert plans == [c for c in asked if c not in at_once]
+    before = [c for c in asked if c not in at_once]
+    assert [plan[0] for plan in plans] == before  # a plan's first: the question asked
+    test.settle()
+    assert len(plans) == len(before) + (asked[-1] in at_once)
+    assert plans[len(before):] in ([], [[]])  # the search has ended: nothing left to ask
