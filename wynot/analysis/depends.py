@@ -22,6 +22,8 @@ failure-resolution loop adds the ones it learns from build errors:
   binding is *tied* to its readers (below); a change that stops binding a
   name there (a local, a parameter) needs the changes that rewrite the lines
   that read it;
+* *prototypes*, C and C++: a prototype and a definition of one function
+  retyped alike need each other;
 * *imports*, within one file: a change that uses a name needs the change that
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
@@ -29,7 +31,10 @@ failure-resolution loop adds the ones it learns from build errors:
 Given the files (:class:`~wynot.analysis.symbols.FileSymbols`), the first two rules
 link Python files only where the user's file imports the name or its module,
 and the import rules apply. Changes outside source files (prose, data) take
-no part.
+no part. The names are those Python evaluates at run time
+(:mod:`wynot.analysis.runtime`): a local variable's annotation or an import
+under ``if TYPE_CHECKING:`` creates no need, and stubs (``.pyi``) are linked
+among themselves only.
 
 A *tie* ``a -> b`` is weaker: ``a`` builds without ``b``, but on its own it
 does nothing worth testing. A new name's binding without any of its readers
@@ -121,13 +126,27 @@ class Dependencies:
 
 def derive(symbols: Mapping[int, Symbols],
            files: Mapping[int, FileSymbols] | None = None) -> Dependencies:
-    """The dependencies that identifiers reveal; ``files`` maps each change to its file."""
+    """The dependencies that identifiers reveal; ``files`` maps each change to its file.
+
+    Stubs (``.pyi``) are never imported at run time: a stub's changes are
+    linked to other stubs' changes only, never to a module's.
+    """
     deps = Dependencies()
+    code = {cid: sym for cid, sym in symbols.items() if sym.code}
+    for stubs in (False, True):
+        _derive_part({cid: sym for cid, sym in code.items() if sym.stub is stubs}, files, deps)
+    return deps
+
+
+def _derive_part(code: Mapping[int, Symbols], files: Mapping[int, FileSymbols] | None,
+                 deps: Dependencies) -> None:
+    """The dependencies among ``code``'s changes, added to ``deps``."""
+    if not code:
+        return
     definers: dict[str, list[int]] = {}
     old_users: dict[str, list[int]] = {}
     param_adders: dict[tuple[str, str], list[int]] = {}
     keyword_droppers: dict[tuple[str, str], list[int]] = {}
-    code = {cid: sym for cid, sym in symbols.items() if sym.code}
     for cid, sym in code.items():
         for name in sym.defined:
             definers.setdefault(name, []).append(cid)
@@ -163,11 +182,27 @@ def derive(symbols: Mapping[int, Symbols],
                 for dropper in droppers:
                     deps.add(cid, dropper)
     _derive_shapes(code, deps, sees)
+    _derive_retyped(code, deps)
     if files is not None:
         where = {cid: files[cid].index for cid in code}
         _derive_imports(code, where, deps)
         _derive_locals(code, where, deps)
-    return deps
+
+
+def _derive_retyped(symbols: Mapping[int, Symbols], deps: Dependencies) -> None:
+    """C and C++: a prototype and a definition retyped alike (the same function,
+    the same signature before and after) need each other: either alone is
+    ``conflicting types`` (:mod:`wynot.analysis.cfunctions`). A retyping shared
+    by more changes than :data:`MAX_DEFINERS` (a common name) says nothing."""
+    alike: dict[tuple[str, str, str], list[int]] = {}
+    for cid, sym in symbols.items():
+        for key in sym.retyped:
+            alike.setdefault(key, []).append(cid)
+    for ids in alike.values():
+        if len(ids) <= MAX_DEFINERS:
+            for a in ids:
+                for b in ids:
+                    deps.add(a, b)
 
 
 def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,
