@@ -71,27 +71,34 @@ class Options:
 
 def analyse(repo: Path, good: str, bad: str, options: Options,
             progress: Callable[[str], None],
+            diff_read: Callable[[Diff], None] | None = None, *,
             meanwhile: Callable[[Diff], None] | None = None) -> Analysis:
     """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes.
 
-    ``meanwhile``: work of the caller's that needs the diff and no analysis
-    (making the first worktree, running the premise), run in this thread once
-    the diff is read, while forked workers read its files (or before this
-    process reads them); not run for a diff without changes. What it raises
-    ends the analysis.
+    ``diff_read`` is called with the diff (when it has changes) as soon as it
+    is read, before the rest is computed (e.g. to start tests that need no
+    more on other workers). ``meanwhile``: work of the caller's that needs the
+    diff and no analysis (making the first worktree, running the premise), run
+    in this thread once the diff is read, while forked workers read its files
+    (or before this process reads them); not run for a diff without changes.
+    What it raises ends the analysis.
     """
     with collector_paused():  # what the analysis builds lives until the end
-        return _compute(repo, good, bad, options, progress, meanwhile or (lambda _: None))
+        return _compute(repo, good, bad, options, progress, diff_read,
+                        meanwhile or (lambda _: None))
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
-             progress: Callable[[str], None], meanwhile: Callable[[Diff], None]) -> Analysis:
+             progress: Callable[[str], None], diff_read: Callable[[Diff], None] | None,
+             meanwhile: Callable[[Diff], None]) -> Analysis:
     diff = read_diff(repo, good, bad, context=options.context)
     if not diff.changes:
         return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
     progress(describe(diff))
     say = _Heartbeat(progress)
     _settle()  # the diff lives until the end: out of the collector's way
+    if diff_read is not None:
+        diff_read(diff)
 
     def alongside() -> None:
         check_reproduces(diff)

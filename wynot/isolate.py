@@ -14,19 +14,20 @@ import dataclasses
 import functools
 import gc
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot import __version__
 from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.declarations import hunk_declarations
+from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis_store import AnalysisStore
 from wynot.cache import OutcomeCache, RunLog, command_files, search_key, state_dir
 from wynot.carry import Carried, answer_patch, carry_answer
-from wynot.changes import Change, Diff
+from wynot.changes import Diff
 from wynot.commit_phase import run_commit_phase
 from wynot.dd import SearchStopped
 from wynot.errors import NoCulpritError, PremiseError, UnfinishedError, UsageError, WynotError
@@ -57,7 +58,7 @@ from wynot.result import (
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.state import DEFAULT_KEEP_RUNS
-from wynot.suspects import weights
+from wynot.suspects import vocabulary, weights
 from wynot.tester import Tester
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
@@ -170,24 +171,40 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     analysis = store.load(progress) if store is not None else None
     saving = None
-    early: list[_Premise] = []
+    early: list[Tester] = []
+
+    def diff_read(diff: Diff) -> None:  # GOOD and BAD need no analysis: they start now,
+        # on workers that would wait for it (the premise adopts the runs)
+        early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
+        early[0].speculate([frozenset(), frozenset(c.id for c in diff.changes)])
+
+    ran: list[tuple[TestRecord, TestRecord]] = []
+
+    def meanwhile(diff: Diff) -> None:  # while the analysis's workers read the files:
+        executor.warm_up()  # the worktree, and with one worker the premise itself
+        if premise is None and executor.workers == 1 and not request.flaky.reruns:
+            early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
+            ran.append(_premise(early[0], request, frozenset(c.id for c in diff.changes)))
+
     if analysis is None:
-
-        def meanwhile(diff: Diff) -> None:  # while the analysis's workers read the files
-            executor.warm_up()
-            if premise is None and executor.workers == 1:  # (with more: speculation)
-                tester = _tester(repo, diff, request, cache, log, records, progress, executor)
-                early.append(_Premise(tester, *_premise(tester, request, diff.changes)))
-
-        analysis = analyse(repo, good, bad, options, progress, meanwhile)
+        try:
+            analysis = analyse(repo, good, bad, options, progress, diff_read
+                               if premise is None and executor.workers > 1 else None,
+                               meanwhile=meanwhile)
+        except BaseException:
+            for tester in early:
+                tester.finish()
+            raise
         saving = store.save_soon(analysis) if store is not None else None
     elif analysis.diff.changes:
         progress(describe(analysis.diff))
     try:
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
-        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             onto, executor, started, flake_rate, early[0] if early else None)
+        tester = early[0] if early else _tester(repo, analysis.diff, request, cache, log,
+                                                progress, records, executor)
+        return _search_hunks(repo, analysis, request, tester, ran[0] if ran else premise,
+                             onto, started, flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -196,12 +213,22 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             saving.join()  # written while the first tests ran; now it must be complete
 
 
-def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
-                  log: RunLog, records: list[TestRecord], progress: Progress,
+def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
+            progress: Progress, records: list[TestRecord], executor: Executor) -> Tester:
+    """The tester of the hunk phase's search over ``diff``, on ``executor`` (begun on it)."""
+    key = search_key(good=diff.good, bad=diff.bad, context=request.context,
+                     test=request.commands.test, build=request.commands.build,
+                     timeout=request.commands.timeout,
+                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
+    executor.begin(diff.good, diff)
+    return Tester(diff, executor, request.commands, cache, key, log, progress, records)
+
+
+def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Tester,
                   premise: tuple[TestRecord, TestRecord] | None, onto: str,
-                  executor: Executor,
-                  started: float | None, flake_rate: float | None,
-                  early: _Premise | None = None) -> _HunkAnswer:
+                  started: float | None, flake_rate: float | None) -> _HunkAnswer:
     diff, plan = analysis.diff, analysis.plan
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
@@ -209,25 +236,18 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
         analysis.deps, needs={a: set(b) for a, b in analysis.deps.needs.items()},
         ties=set(analysis.deps.ties), clusters=list(analysis.deps.clusters),
         hints=list(analysis.deps.hints))
-    tester = early.tester if early is not None else _tester(
-        repo, diff, request, cache, log, records, progress, executor)
     with contextlib.ExitStack() as finishing:
         finishing.callback(tester.finish)
         keep = request.predict if request.keep_passing is None else request.keep_passing
-        if early is not None:  # run while the analysis's workers read the files
-            good_record, bad_record = early.good, early.bad
-        elif premise is None:  # idle workers start on dd+'s first questions (local ones:
-            # their build errors are classified here, from the whole output file)
-            opening = first_questions(tester, deps, list(plan.order), plan.split,
-                                      keep) if request.executor == "local" else []
-            tester.speculate([frozenset(), frozenset(plan.order), *opening])
-            good_record, bad_record = _premise(tester, request, diff.changes)
+        if premise is None:
+            good_record, bad_record = _premise_round(tester, request, deps, plan, keep)
+            if request.flaky.reruns:
+                flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
             good_record, bad_record = premise
-        if premise is None and request.flaky.reruns:
-            flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
-        if executor.workers > 1:  # where BAD's failure points: for guesses only
-            tester.suspicion = weights(diff, bad_record.output_text(), good_record.output_text())
+            if tester.executor.workers > 1:  # where BAD's failure points: for guesses only
+                tester.suspicion = weights(diff, bad_record.output_text(),
+                                           good_record.output_text())
         resolver = None
         if request.resolve:
             resolver = functools.partial(_resolver, analysis, request.resolve_patterns)
@@ -267,36 +287,46 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
 
 
-@dataclass(frozen=True, slots=True)
-class _Premise:
-    """The tester of a search and its premise, GOOD and BAD, run before the plan."""
+def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: Plan,
+                   keep: bool) -> tuple[TestRecord, TestRecord]:
+    """GOOD's and BAD's records (the premise checked), with dd+'s likeliest first
+    questions started meanwhile on idle workers; with several workers, the
+    tester's suspicion is set from BAD's output (for guesses only).
 
-    tester: Tester
-    good: TestRecord
-    bad: TestRecord
+    GOOD and BAD may be in already (started when the diff was read, they ran
+    while the analysis did): then BAD's output guides the first questions'
+    guesses too. First questions run on a local pool only (their build errors
+    are classified here, from the whole output file).
+    """
+    diff, everything = tester.diff, frozenset(plan.order)
+    parallel = tester.executor.workers > 1
 
+    def records() -> tuple[TestRecord, TestRecord]:
+        return _premise(tester, request, everything)
 
-def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
-            records: list[TestRecord], progress: Progress, executor: Executor) -> Tester:
-    """The tester of configurations of ``diff`` (the executor begins on it)."""
-    key = search_key(good=diff.good, bad=diff.bad, context=request.context,
-                     test=request.commands.test, build=request.commands.build,
-                     timeout=request.commands.timeout,
-                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns,
-                     outside=command_files(repo, request.commands.test, request.commands.build))
-    executor.begin(diff.good, diff)
-    return Tester(diff, executor, request.commands, cache, key, log, progress, records)
+    ahead = parallel and tester.answered(frozenset()) and tester.answered(everything)
+    if ahead:
+        good, bad = records()
+        tester.suspicion = weights(diff, bad.output_text(), good.output_text())
+    opening = first_questions(tester, deps, list(plan.order), plan.split,
+                              keep) if request.executor == "local" else []
+    tester.speculate([frozenset(), everything, *opening])
+    if not ahead:
+        known = vocabulary(diff) if parallel else None  # while GOOD and BAD run
+        good, bad = records()
+        if parallel:
+            tester.suspicion = weights(diff, bad.output_text(), good.output_text(), known)
+    return good, bad
 
 
 def _premise(tester: Tester, request: Request,
-             changes: Sequence[Change]) -> tuple[TestRecord, TestRecord]:
-    """GOOD must pass and BAD (every change) fail: their records, else PremiseError."""
-    return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
-                    Outcome.PASS, "GOOD", request.good, tester.diff.good, request.commands),
-            require(tester.run(frozenset(c.id for c in changes), "premise",
-                               expect=Outcome.FAIL),
-                    Outcome.FAIL, "BAD", request.bad, tester.diff.bad, request.commands))
+             everything: frozenset[int]) -> tuple[TestRecord, TestRecord]:
+    """GOOD must pass and BAD (``everything``) fail: their records, else PremiseError."""
+    diff = tester.diff
+    return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                    "GOOD", request.good, diff.good, request.commands),
+            require(tester.run(everything, "premise", expect=Outcome.FAIL), Outcome.FAIL,
+                    "BAD", request.bad, diff.bad, request.commands))
 
 
 def _resolver(analysis: Analysis, patterns: tuple[str, ...]) -> Resolver:
