@@ -86,16 +86,17 @@ def test_the_callers_work_runs_once_while_the_files_are_read(
         seen.append("meanwhile")
         workers.append(len(multiprocessing.active_children()))
 
-    got = analyse(repo.path, good, bad, DEFAULT, lambda _: None, meanwhile)
+    got = analyse(repo.path, good, bad, DEFAULT, lambda _: None, meanwhile=meanwhile)
     assert seen == ["read", "meanwhile"]
     assert workers == [2 if parallel else 0]  # the workers read meanwhile
     plain, _ = _run(repo, good, bad, DEFAULT, None)
     assert got.plan == plain.plan and got.deps == plain.deps and got.symbols == plain.symbols
     for options in (DEFAULT, FLAT):  # no changes: nothing to do alongside
         said: list[str] = []
-        analyse(repo.path, good, good, options, said.append, lambda _: seen.append("again"))
+        analyse(repo.path, good, good, options, said.append,
+                meanwhile=lambda _: seen.append("again"))
     assert "again" not in seen
-    analyse(repo.path, good, bad, FLAT, lambda _: None, lambda _: seen.append("flat"))
+    analyse(repo.path, good, bad, FLAT, lambda _: None, meanwhile=lambda _: seen.append("flat"))
     assert seen[-1] == "flat"
 
 
