@@ -3,6 +3,7 @@ configuration mapped back to hunks, and the few changes a diagnostic points at."
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
 from wynot.analysis.places import place
-from wynot.analysis.resolve import Resolver
+from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
@@ -53,6 +54,9 @@ EXPECTED = {
     "node_typeerror": [("formatFullName", "member", "util",
                         [("js/main.js", 3), ("js/main.js", 5)])],
     "node_reference": [("offset", "undefined", "", [("js/ref.js", 2), ("js/ref.js", 4)])],
+    # a value missing while a required module loads: no name, the frames only
+    "node_cannot_read": [("", "undefined", "", [("js/lib.js", 7), ("js/lib.js", 4),
+                                               ("js/load.js", 1)])],
 }
 
 
@@ -228,6 +232,46 @@ def test_qualified_name_is_repaired_in_its_module_only(make_repo, tmp_path) -> N
                           capture_output=True, text=True, check=False)
     assert "has no attribute 'f3_v2'" in proc.stderr
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
+
+
+def js_rules(make_repo):
+    """lib.js: the key ``paragraph`` of an object becomes ``_paragraph`` in one
+    hunk, the line that reads it in another; an unchanged helper reads the value."""
+    def lib(key: bytes) -> bytes:
+        return (b"var rules = {\n  %s: /^p/,\n  text: /^t/\n};\n" % key + PAD
+                + b"rules.para = edit(rules.%s);\n" % key + PAD
+                + b"function edit(regex) {\n  return regex.source;\n}\nmodule.exports = rules;\n")
+    repo = make_repo("jsrules")
+    good = repo.commit({"lib.js": lib(b"paragraph")})
+    bad = repo.commit({"lib.js": lib(b"_paragraph")})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_a_nameless_error_is_repaired_at_the_changed_frame(make_repo, tmp_path) -> None:
+    """Node's `Cannot read properties of undefined` names no identifier; its
+    innermost frame is an unchanged helper, the next one a GOOD line that the
+    other hunk rewrites: that hunk repairs it. Thrown while the module loads
+    (under require), it counts as the configuration not building."""
+    diff = js_rules(make_repo)
+    key = hunk_of(diff, "lib.js", "+  _paragraph: /^p/,")
+    read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._paragraph);")
+    for path, state in tree_states(diff, {key}).items():
+        if state is not None:
+            (tmp_path / path).write_bytes(state.data)
+    proc = subprocess.run(["node", "-e", "require('./lib.js')"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert "TypeError: Cannot read properties of undefined" in proc.stderr
+    assert is_construction_failure(proc.stderr)
+    assert resolver_for(diff).resolve(proc.stderr, {key}).add == {read}
+
+
+def test_node_reference_errors_are_construction_failures() -> None:
+    """ReferenceError is Node's NameError; an assertion that fails is a test failing."""
+    assert is_construction_failure((ERRORS / "node_reference.txt").read_text(encoding="utf-8"))
+    assert not is_construction_failure(
+        "AssertionError [ERR_ASSERTION]: 1 == 2\n    at Object.<anonymous> (/w/t.js:3:8)\n"
+        "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n")
 
 
 def test_a_name_defined_everywhere_points_nowhere(make_repo) -> None:

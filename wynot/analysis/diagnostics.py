@@ -106,6 +106,11 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
          "member", 1, 0),
         ("SyntaxError", r"SyntaxError: The requested module '([^']+)' does not provide an "
          r"export named '(\w+)'", "import", 2, 1),
+        # a value that is not there, read by a line that does not say whose it is
+        # (the property named is the one read, not the one missing): no name,
+        # only the frames of its stack
+        ("TypeError", r"TypeError: Cannot read propert(?:y|ies) of (?:undefined|null)()",
+         "undefined", 1, 0),
     ))
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
 _WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
