@@ -51,6 +51,9 @@ EXPECTED = {
     "py_name": [("total", "undefined", "", [("pkg/m02.py", 2), ("<string>", 1)])],
     "javac_symbol": [("timeoutSeconds", "undefined", "Config", [("Main.java", 4)]),
                      ("retries", "undefined", "Main", [("Main.java", 5)])],
+    # a call that fits no declaration: one method, then overloads
+    "javac_apply": [("wrap", "signature", "Lib", [("Use.java", 3)]),
+                    ("scale", "signature", "", [("Use.java", 4)])],
     "node_typeerror": [("formatFullName", "member", "util",
                         [("js/main.js", 3), ("js/main.js", 5)])],
     "node_reference": [("offset", "undefined", "", [("js/ref.js", 2), ("js/ref.js", 4)])],
@@ -264,6 +267,42 @@ def test_a_nameless_error_is_repaired_at_the_changed_frame(make_repo, tmp_path) 
     assert "TypeError: Cannot read properties of undefined" in proc.stderr
     assert is_construction_failure(proc.stderr)
     assert resolver_for(diff).resolve(proc.stderr, {key}).add == {read}
+
+
+def java_overload(make_repo):
+    """Num.java gains an overload of ``convert`` with a third parameter in one
+    hunk; a new method in another hunk calls it; other hunks change other methods."""
+    def num(bad: bool) -> bytes:
+        overload = (b"    static long convert(Object o, long d, boolean exact) {\n"
+                    b"        return exact ? d : 0;\n    }\n" if bad else b"")
+        caller = (b"    static boolean same(Object a) {\n        return convert(a, 0, false) == 0;"
+                  b"\n    }\n" if bad else b"")
+        others = b"".join(b"    static int other%d(int n) {\n        return n + %d;\n    }\n"
+                          % (i, i + (1 if bad else 0)) + PAD.replace(b"/*", b"    /*")
+                          for i in range(3))
+        return (b"public class Num {\n    static long convert(Object o, long d) {\n"
+                b"        return d;\n    }\n" + overload + PAD.replace(b"/*", b"    /*")
+                + others + caller + b"}\n")
+    repo = make_repo("javaoverload")
+    good, bad = repo.commit({"Num.java": num(False)}), repo.commit({"Num.java": num(True)})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs javac")
+def test_a_call_that_fits_no_java_declaration_is_repaired_by_the_overload(
+        make_repo, tmp_path) -> None:
+    """javac's `method convert in class Num cannot be applied to given types`
+    adds the hunk that declares the overload the call needs."""
+    diff = java_overload(make_repo)
+    overload = hunk_of(diff, "Num.java", "boolean exact")
+    call = hunk_of(diff, "Num.java", "convert(a, 0, false)")
+    for path, state in tree_states(diff, {call}).items():
+        if state is not None:
+            (tmp_path / path).write_bytes(state.data)
+    proc = subprocess.run(["javac", "-d", str(tmp_path / "out"), "Num.java"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert "cannot be applied to given types" in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, {call}).add == {overload}
 
 
 def test_node_reference_errors_are_construction_failures() -> None:

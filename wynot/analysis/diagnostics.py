@@ -100,6 +100,11 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
          r"\d+ arguments?, but only) \d+", "signature", 1, 0),
         # javac's "cannot find symbol" takes its name from the "symbol:" line below
         ("package", r"package ([\w.]+) does not exist", "import", 1, 0),
+        # javac: a call that fits no declaration of the method (one, or overloads)
+        ("applied", rf"(?:method|constructor) {_NAME} in (?:class|interface|enum|record) "
+         r"([\w.$]+) cannot be applied to given types", "signature", 1, 2),
+        ("suitable", r"no suitable (?:method|constructor) found for ([\w$]+)\(", "signature",
+         1, 0),
         # Node
         ("ReferenceError", rf"ReferenceError: {_NAME} is not defined", "undefined", 1, 0),
         ("TypeError", r"TypeError: ([\w$.]+) is not a (?:function|constructor)",
