@@ -236,14 +236,15 @@ class Resolver:
         if self._diff is None:
             return []
         found: list[Place] = []
+        frames = not diagnostic.name and diagnostic.kind != "signature"
         for location in diagnostic.locations:
             where = place(self._diff, applied, location.path, location.line)
             if where is None:
                 continue
-            if not diagnostic.name and where.change is None and len(diagnostic.locations) > 1:
+            if frames and where.change is None and len(diagnostic.locations) > 1:
                 found = found or [where]  # the innermost, unless a frame lands on a change
                 continue
-            if not diagnostic.name and found and found[0].change is None:
+            if frames and found and found[0].change is None:
                 found = []
             found.append(where)
             if diagnostic.kind != "signature":
