@@ -213,7 +213,12 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     when they do not: a context of hundreds of unneeded changes goes in a
     logarithmic number of runs. With ``repair``, a batch whose removal is
     UNRESOLVED gets one more run with the changes its errors name put back
-    (:func:`_removed`). Labels come only from removals of one unit.
+    (:func:`_removed`). A unit of several changes whose removal is
+    UNRESOLVED, and which at most as many other changes of the answer need,
+    is removed once more with them (:func:`closed_part`): if that FAILS, all
+    of them drop (a part of the program that the cause does not use, and its
+    few users; a unit that more changes need is likelier to be what the cause
+    stands on). Labels come only from removals of one unit.
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -240,6 +245,13 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
             alone.update(removed)
             continue
         outcome = _run_label(tester, rest, stop, chosen)
+        several = outcome is Outcome.UNRESOLVED and len(removed) > 1
+        closed = closed_part(rest, needs) if several else rest
+        if (closed != rest and closed and len(rest - closed) <= len(removed)
+                and _run_label(tester, closed, stop, chosen) is Outcome.FAIL):
+            chosen, roles, alone, streak = closed, {}, set(), streak + 1  # its users with it
+            width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
+            continue
         if outcome is Outcome.FAIL and rest:  # labels before the drop are stale
             chosen, roles, alone, streak = rest, {}, set(), streak + 1
             width = 2 if streak >= DROPS_BEFORE_BATCHES else 1
@@ -249,6 +261,20 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         if len(removed) == 1:
             alone.update(removed)
     return chosen, roles, alone
+
+
+def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
+    """The largest part of ``config`` closed under ``needs``: ``config`` less every
+    change that needs, directly or through others, a change outside it. Pure."""
+    kept = set(config)
+    dropping = True
+    while dropping:
+        dropping = False
+        for change in sorted(kept):
+            if not needs.needs.get(change, set()) <= kept:
+                kept.discard(change)
+                dropping = True
+    return frozenset(kept)
 
 
 def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,

@@ -22,6 +22,8 @@ failure-resolution loop adds the ones it learns from build errors:
   binding is *tied* to its readers (below); a change that stops binding a
   name there (a local, a parameter) needs the changes that rewrite the lines
   that read it;
+* *prototypes*, C and C++: a prototype and a definition of one function
+  retyped alike need each other;
 * *imports*, within one file: a change that uses a name needs the change that
   imports it there, and a change that drops an import needs the changes to
   the lines of that file that used the name.
@@ -163,11 +165,28 @@ def derive(symbols: Mapping[int, Symbols],
                 for dropper in droppers:
                     deps.add(cid, dropper)
     _derive_shapes(code, deps, sees)
+    _derive_retyped(code, deps)
     if files is not None:
         where = {cid: files[cid].index for cid in code}
         _derive_imports(code, where, deps)
         _derive_locals(code, where, deps)
     return deps
+
+
+def _derive_retyped(symbols: Mapping[int, Symbols], deps: Dependencies) -> None:
+    """C and C++: a prototype and a definition retyped alike (the same function,
+    the same signature before and after) need each other: either alone is
+    ``conflicting types`` (:mod:`wynot.analysis.cfunctions`). A retyping shared
+    by more changes than :data:`MAX_DEFINERS` (a common name) says nothing."""
+    alike: dict[tuple[str, str, str], list[int]] = {}
+    for cid, sym in symbols.items():
+        for key in sym.retyped:
+            alike.setdefault(key, []).append(cid)
+    for ids in alike.values():
+        if len(ids) <= MAX_DEFINERS:
+            for a in ids:
+                for b in ids:
+                    deps.add(a, b)
 
 
 def _derive_shapes(symbols: Mapping[int, Symbols], deps: Dependencies,

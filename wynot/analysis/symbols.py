@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from wynot.analysis.calls import Call, Signature
+from wynot.analysis.cfunctions import retyped
 from wynot.analysis.lexical import (
     CODE_SUFFIXES,
     PYTHON_SUFFIXES,
@@ -75,6 +76,9 @@ class Symbols:
     locals_read: frozenset[tuple[str, str]] = frozenset()
     locals_unbound: frozenset[tuple[str, str]] = frozenset()
     locals_read_old: frozenset[tuple[str, str]] = frozenset()
+    # C and C++: (function, GOOD's signature, BAD's) of the prototypes and
+    # definitions the change retypes (:mod:`wynot.analysis.cfunctions`).
+    retyped: frozenset[tuple[str, str, str]] = frozenset()
 
     def __post_init__(self) -> None:
         """Share what repeats across a large diff's changes: one empty set (each is
@@ -245,4 +249,13 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         locals_read=names.read,
         locals_unbound=names.unbound,
         locals_read_old=names.read_old,
+        retyped=_retyped(analysis, changed),
     )
+
+
+def _retyped(analysis: FileAnalysis, changed: Changed | None) -> frozenset[tuple[str, str, str]]:
+    """The C or C++ functions whose prototype or definition a hunk retypes."""
+    old, new = analysis.outline_old, analysis.outline_new
+    if changed is None or old is None or new is None:
+        return frozenset()
+    return retyped(old.functions, new.functions, *changed)

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from wynot.analysis.cfunctions import NO_FUNCTIONS, Functions, read_functions
 from wynot.analysis.lexical import suffix
 
 _EXTENSIONS = {
@@ -201,6 +202,7 @@ class Outline:
 
     scopes: tuple[Scope, ...]
     declared: dict[int, frozenset[str]]
+    functions: Functions = NO_FUNCTIONS  # C and C++: prototypes and definitions
 
 
 def outline(language: str, source: bytes) -> Outline | None:
@@ -225,7 +227,24 @@ def outline(language: str, source: bytes) -> Outline | None:
     declared: dict[int, set[str]] = {}
     for line, name in _declared(grammar, tree.root_node):
         declared.setdefault(line, set()).add(name)
-    return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()})
+    functions = NO_FUNCTIONS
+    if language in FUNCTION_LANGUAGES:
+        captured = grammar.cursor(_functions_query(language)).captures(tree.root_node)
+        functions = read_functions(captured.get("function", []))
+    return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()},
+                   functions)
+
+
+FUNCTION_LANGUAGES = ("c", "cpp")  # whose function signatures :mod:`cfunctions` reads
+
+
+@functools.cache
+def _functions_query(language: str) -> Any:
+    """A query for the function declarators of a C-like grammar."""
+    ts = importlib.import_module("tree_sitter")
+    module, function = _GRAMMARS[language]
+    lang = ts.Language(getattr(importlib.import_module(module), function)())
+    return ts.Query(lang, "(function_declarator) @function")
 
 
 def _scope_name(node: Any) -> str:

@@ -1,0 +1,66 @@
+"""C and C++ signatures: a prototype and its definition retyped alike are one edit;
+a parameter's name or top-level const is not a change of signature."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conftest import GitRepo
+from wynot.analysis.model import analyse
+from wynot.analysis.treesitter import outline
+from wynot.diffread import read_diff
+
+PAD = "".join(f"int pad{i}(void) {{ return {i}; }}\n" for i in range(8))  # hunks stay apart
+
+HEADER = "#include <stddef.h>\n{pad}int scale(int value{extra});\n{pad}int other(int x);\n"
+SOURCE = ('#include "lib.h"\n{pad}int scale(int value{extra})\n{{\n    return value * 2;\n}}\n'
+          "{pad}int other(int x) {{ return x + {n}; }}\n")
+CALLER = ('#include "lib.h"\n{pad}int main(void)\n{{\n'
+          "    return scale(21{arg}) == 42 ? 0 : 1;\n}}\n"
+          "{pad}int unrelated(void) {{ return other({n}); }}\n")
+
+
+def _project(make_repo: Callable[..., GitRepo], extra: str, arg: str) -> dict[str, set[str]]:
+    """Label -> labels it needs, for a diff that adds ``extra`` to scale's parameters."""
+    repo = make_repo()
+    good = repo.commit({
+        "lib.h": HEADER.format(pad=PAD, extra="").encode(),
+        "lib.c": SOURCE.format(pad=PAD, extra="", n=1).encode(),
+        "main.c": CALLER.format(pad=PAD, arg="", n=1).encode()})
+    bad = repo.commit({
+        "lib.h": HEADER.format(pad=PAD, extra=extra).encode(),
+        "lib.c": SOURCE.format(pad=PAD, extra=extra.replace("factor", "f"), n=2).encode(),
+        "main.c": CALLER.format(pad=PAD, arg=arg, n=2).encode()})
+    diff = read_diff(repo.path, good, bad)
+    deps = analyse(diff).dependencies()
+    label = {c.id: c.label for c in diff.changes}
+    return {label[a]: {label[b] for b in bs} for a, bs in deps.needs.items()
+            if bs and a in label}
+
+
+def test_a_new_parameter_ties_the_prototype_and_the_definition(
+        make_repo: Callable[..., GitRepo]) -> None:
+    needs = _project(make_repo, ", int factor", ", 1")
+    prototype, definition, call = "lib.h:-7,7", "lib.c:-7,7", "main.c:-9,7"
+    assert needs[prototype] == {definition}
+    assert needs[definition] == {prototype}
+    assert call not in needs  # a call is tied by the names it uses, not by arity
+    assert set(needs) == {prototype, definition}  # the other edits are no part of it
+
+
+def test_a_retyping_alike_in_another_file_of_another_name_ties_nothing(
+        make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    good = repo.commit({"a.h": b"int f(int x);\n", "a.c": b"int g(int x) { return x; }\n"})
+    bad = repo.commit({"a.h": b"int f(long x);\n", "a.c": b"int g(long x) { return x; }\n"})
+    assert analyse(read_diff(repo.path, good, bad)).dependencies().needs == {}
+
+
+def test_a_top_level_const_or_a_new_name_is_no_change_of_signature() -> None:
+    before = outline("c", b"int f(char *buf, int n);\nint g(const char *s);\n")
+    after = outline("c", b"int f(char * const data, const int n);\nint g(char *s);\n")
+    assert before is not None and after is not None
+    sigs_before = {name: sig for _, _, name, sig in before.functions.declared}
+    sigs_after = {name: sig for _, _, name, sig in after.functions.declared}
+    assert sigs_before["f"] == sigs_after["f"]
+    assert sigs_before["g"] != sigs_after["g"]  # a pointer to const is another type
