@@ -237,6 +237,15 @@ def test_qualified_name_is_repaired_in_its_module_only(make_repo, tmp_path) -> N
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
 
 
+def run_config(diff: Diff, applied: set[int], where: Path,
+               command: list[str]) -> subprocess.CompletedProcess[str]:
+    """Write the configuration's files under ``where`` and run ``command`` there."""
+    for path, state in tree_states(diff, applied).items():
+        if state is not None:
+            (where / path).write_bytes(state.data)
+    return subprocess.run(command, cwd=where, capture_output=True, text=True, check=False)
+
+
 def js_rules(make_repo):
     """lib.js: the key ``paragraph`` of an object becomes ``_paragraph`` in one
     hunk, the line that reads it in another; an unchanged helper reads the value."""
@@ -259,11 +268,7 @@ def test_a_nameless_error_is_repaired_at_the_changed_frame(make_repo, tmp_path) 
     diff = js_rules(make_repo)
     key = hunk_of(diff, "lib.js", "+  _paragraph: /^p/,")
     read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._paragraph);")
-    for path, state in tree_states(diff, {key}).items():
-        if state is not None:
-            (tmp_path / path).write_bytes(state.data)
-    proc = subprocess.run(["node", "-e", "require('./lib.js')"], cwd=tmp_path,
-                          capture_output=True, text=True, check=False)
+    proc = run_config(diff, {key}, tmp_path, ["node", "-e", "require('./lib.js')"])
     assert "TypeError: Cannot read properties of undefined" in proc.stderr
     assert is_construction_failure(proc.stderr)
     assert resolver_for(diff).resolve(proc.stderr, {key}).add == {read}
@@ -296,11 +301,7 @@ def test_a_call_that_fits_no_java_declaration_is_repaired_by_the_overload(
     diff = java_overload(make_repo)
     overload = hunk_of(diff, "Num.java", "boolean exact")
     call = hunk_of(diff, "Num.java", "convert(a, 0, false)")
-    for path, state in tree_states(diff, {call}).items():
-        if state is not None:
-            (tmp_path / path).write_bytes(state.data)
-    proc = subprocess.run(["javac", "-d", str(tmp_path / "out"), "Num.java"], cwd=tmp_path,
-                          capture_output=True, text=True, check=False)
+    proc = run_config(diff, {call}, tmp_path, ["javac", "-d", str(tmp_path / "out"), "Num.java"])
     assert "cannot be applied to given types" in proc.stderr
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {overload}
 
