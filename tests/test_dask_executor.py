@@ -140,9 +140,11 @@ def test_a_worker_killed_mid_run_loses_a_test_not_the_answer(cluster: Cluster,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     runs = repo / ".git" / "wynot" / "runs"
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # kill worker 0 once a few tests are done
+    own = f"wynot-worker-{cluster.workers[0].pid}-*"  # worker 0's clone, once it has one
+    while time.monotonic() < deadline:  # kill worker 0 once it works and a few tests are done
         logs = sorted(runs.glob("*/log.jsonl"))
-        if len(logs) == 2 and len(logs[-1].read_text().splitlines()) >= 4:
+        if (len(logs) == 2 and len(logs[-1].read_text().splitlines()) >= 4
+                and any(cluster.temp.glob(own))):
             break
         time.sleep(0.1)
     os.killpg(cluster.workers[0].pid, signal.SIGKILL)
