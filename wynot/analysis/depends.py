@@ -31,7 +31,10 @@ failure-resolution loop adds the ones it learns from build errors:
 Given the files (:class:`~wynot.analysis.symbols.FileSymbols`), the first two rules
 link Python files only where the user's file imports the name or its module,
 and the import rules apply. Changes outside source files (prose, data) take
-no part.
+no part. The names are those Python evaluates at run time
+(:mod:`wynot.analysis.runtime`): a local variable's annotation or an import
+under ``if TYPE_CHECKING:`` creates no need, and stubs (``.pyi``) are linked
+among themselves only.
 
 A *tie* ``a -> b`` is weaker: ``a`` builds without ``b``, but on its own it
 does nothing worth testing. A new name's binding without any of its readers
@@ -123,13 +126,27 @@ class Dependencies:
 
 def derive(symbols: Mapping[int, Symbols],
            files: Mapping[int, FileSymbols] | None = None) -> Dependencies:
-    """The dependencies that identifiers reveal; ``files`` maps each change to its file."""
+    """The dependencies that identifiers reveal; ``files`` maps each change to its file.
+
+    Stubs (``.pyi``) are never imported at run time: a stub's changes are
+    linked to other stubs' changes only, never to a module's.
+    """
     deps = Dependencies()
+    code = {cid: sym for cid, sym in symbols.items() if sym.code}
+    for stubs in (False, True):
+        _derive_part({cid: sym for cid, sym in code.items() if sym.stub is stubs}, files, deps)
+    return deps
+
+
+def _derive_part(code: Mapping[int, Symbols], files: Mapping[int, FileSymbols] | None,
+                 deps: Dependencies) -> None:
+    """The dependencies among ``code``'s changes, added to ``deps``."""
+    if not code:
+        return
     definers: dict[str, list[int]] = {}
     old_users: dict[str, list[int]] = {}
     param_adders: dict[tuple[str, str], list[int]] = {}
     keyword_droppers: dict[tuple[str, str], list[int]] = {}
-    code = {cid: sym for cid, sym in symbols.items() if sym.code}
     for cid, sym in code.items():
         for name in sym.defined:
             definers.setdefault(name, []).append(cid)
@@ -170,7 +187,6 @@ def derive(symbols: Mapping[int, Symbols],
         where = {cid: files[cid].index for cid in code}
         _derive_imports(code, where, deps)
         _derive_locals(code, where, deps)
-    return deps
 
 
 def _derive_retyped(symbols: Mapping[int, Symbols], deps: Dependencies) -> None:

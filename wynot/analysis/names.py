@@ -27,6 +27,10 @@ class NameIndex:
         self.declarers: dict[str, list[tuple[int, str]]] = {}  # name -> (change, scope)
         for cid in sorted(symbols):
             sym = symbols[cid]
+            for name in sym.mentioned:
+                self.mentioners.setdefault(name, []).append(cid)
+            if sym.stub:  # never imported at run time: it repairs no run-time error
+                continue
             for name in sym.defined | sym.imported:
                 self.definers.setdefault(name, []).append(cid)
             for name in sym.undefined:
@@ -35,8 +39,6 @@ class NameIndex:
                 self.unimporters.setdefault(name, []).append(cid)
             for name in (sym.old if sym.code else ()):
                 self.old_users.setdefault(name, []).append(cid)
-            for name in sym.mentioned:
-                self.mentioners.setdefault(name, []).append(cid)
             for pair in sym.signature_pairs:
                 self.signers.setdefault(pair, []).append(cid)
             for scope, name in sorted(sym.locals_bound):  # a Python class's attributes

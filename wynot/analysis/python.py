@@ -7,8 +7,9 @@ readings: the parameters of every ``def`` and the keywords of every call by
 line, with the signatures and call shapes
 (:class:`~wynot.analysis.calls.Shapes`); and the scopes: the names each
 function and class binds and where they are read, and each scope's line span
-for grouping. The result, :class:`PythonSide`, is a plain value (no syntax
-tree in it), so it can be kept and pickled.
+for grouping. A walk over the statements alone finds what Python does not
+evaluate (:mod:`wynot.analysis.runtime`). The result, :class:`PythonSide`,
+is a plain value (no syntax tree in it), so it can be kept and pickled.
 
 The ``hunk_*`` functions read a hunk's changed lines against both sides.
 """
@@ -27,6 +28,7 @@ from wynot.analysis.calls import (
 )
 from wynot.analysis.lexical import Changed, Pairs, changed_lines, leading_context, span
 from wynot.analysis.pyread import SideReader
+from wynot.analysis.runtime import NOTHING_INERT, Inert, postponed, read_inert
 from wynot.changes import Hunk
 
 # How many times a side was parsed: the analysis of a diff parses each side once.
@@ -55,6 +57,7 @@ class PythonSide:
     uses: dict[int, set[tuple[str, str, bool]]]  # by line: (scope, name, bound there)
     bound: dict[str, frozenset[str]]  # each scope's names
     scopes: list[Scope]  # every def and class, outer before inner
+    inert: Inert = NOTHING_INERT  # names not evaluated, lines never run (wynot.analysis.runtime)
 
 
 def analyse_python(data: bytes,
@@ -70,11 +73,23 @@ def analyse_python(data: bytes,
     tree = python_tree(data)
     if tree is None:
         return None
+    future = postponed(tree)
     if spans is not None:
         tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
     asked = None if spans is None else frozenset(
         line for start, end in spans for line in range(start, end + 1))
-    return _side(SideReader(tree, asked))
+    return _side(SideReader(tree, asked), read_inert(tree.body, future=future))
+
+
+def whole_file_inert(data: bytes) -> Inert:
+    """What Python does not evaluate in a whole file (one added or deleted), by the
+    line numbers of ``data.splitlines()``; nothing when it does not parse or when
+    ``splitlines`` counts lines otherwise than Python (a form feed, a lone CR)."""
+    tree = python_tree(data)
+    text = data.decode("utf-8", errors="replace")
+    if tree is None or len(text.splitlines()) != len(text.split("\n")) - text.endswith("\n"):
+        return NOTHING_INERT
+    return read_inert(tree.body, future=postponed(tree))
 
 
 def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
@@ -85,10 +100,10 @@ def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
     return any(start <= last and first <= end for start, end in spans)
 
 
-def _side(reader: SideReader) -> PythonSide:
+def _side(reader: SideReader, inert: Inert = NOTHING_INERT) -> PythonSide:
     reader.read()
     return PythonSide(reader.params, reader.keywords, Shapes(reader.signatures, reader.calls),
-                      reader.uses, reader.bound, reader.found)
+                      reader.uses, reader.bound, reader.found, inert)
 
 
 def shapes(tree: ast.Module) -> Shapes:

@@ -8,6 +8,15 @@ Definitions and tokens come from the line scan of
 signatures, call shapes and scopes come from their ``ast``
 (:mod:`wynot.analysis.python`), read once per file side
 (:class:`FileAnalysis`).
+
+Names stand for what the change does when Python runs it: in Python files,
+names that are never evaluated (a local variable's annotation, annotations
+under ``from __future__ import annotations``, string annotations) and code
+under ``if TYPE_CHECKING:`` define, import and use nothing
+(:mod:`wynot.analysis.runtime`); those names are kept apart as ``inert``,
+still mentioned. A stub (``.pyi``) is never imported at run time: its
+changes are marked ``stub``, and :mod:`wynot.analysis.depends` links them
+to other stubs only.
 """
 
 from __future__ import annotations
@@ -40,7 +49,9 @@ from wynot.analysis.python import (
     hunk_names,
     hunk_shapes,
     hunk_signatures,
+    whole_file_inert,
 )
+from wynot.analysis.runtime import NOTHING_INERT, evaluated
 from wynot.analysis.treesitter import Outline, language_for, outline
 from wynot.changes import Change, ChangeKind, FileDiff
 
@@ -79,6 +90,10 @@ class Symbols:
     # C and C++: (function, GOOD's signature, BAD's) of the prototypes and
     # definitions the change retypes (:mod:`wynot.analysis.cfunctions`).
     retyped: frozenset[tuple[str, str, str]] = frozenset()
+    # Names on the change's lines that Python does not evaluate there, on either
+    # side (left out of the sets above), and whether the file is a stub (.pyi).
+    inert: frozenset[str] = frozenset()
+    stub: bool = False
 
     def __post_init__(self) -> None:
         """Share what repeats across a large diff's changes: one empty set (each is
@@ -88,7 +103,7 @@ class Symbols:
         for name in _SETS:
             if not getattr(self, name):
                 object.__setattr__(self, name, _EMPTY)
-        for name in ("used", "old"):
+        for name in ("used", "old", "inert"):
             if value := getattr(self, name):
                 object.__setattr__(self, name, frozenset(map(sys.intern, value)))
 
@@ -105,11 +120,11 @@ class Symbols:
 
     @property
     def mentioned(self) -> frozenset[str]:
-        return self.used | self.old | self.defined | self.undefined
+        return self.used | self.old | self.defined | self.undefined | self.inert
 
 
 _EMPTY: frozenset[Any] = frozenset()
-_SETS = tuple(f.name for f in fields(Symbols) if f.name != "code")
+_SETS = tuple(f.name for f in fields(Symbols) if f.name not in ("code", "stub"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,11 +219,15 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
     :func:`~wynot.analysis.lexical.read_change`, when the caller has it.
     """
     old_lines, new_lines, changed = read or read_change(change, fd)
-    if suffix(fd.new_path or fd.old_path or change.path) not in CODE_SUFFIXES:
+    kind = suffix(fd.new_path or fd.old_path or change.path)
+    if kind not in CODE_SUFFIXES:
         return Symbols(defined=frozenset(), undefined=frozenset(), used=frozenset(
             tokens(new_lines)), old=frozenset(tokens(old_lines)), code=False)
     if analysis is None:
         analysis = analyse_file(fd)
+    mentioned = old_lines, new_lines
+    if kind in PYTHON_SUFFIXES:
+        old_lines, new_lines = _run_time(change, fd, analysis, mentioned, changed)
     old_defs, new_defs = definitions(old_lines), definitions(new_lines)
     if change.kind in (ChangeKind.ADD, ChangeKind.DELETE, ChangeKind.RENAME):
         module = module_name(change.path if change.kind is not ChangeKind.RENAME
@@ -231,11 +250,13 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         old_params, old_keywords = signatures(old_lines)
         new_params, new_keywords = signatures(new_lines)
         reshaped, calls_old, calls_new, names = frozenset(), frozenset(), frozenset(), HunkNames()
+    used, old = frozenset(tokens(new_lines)), frozenset(tokens(old_lines))
+    inert = _inert(mentioned, (old_lines, new_lines), old | used)
     return Symbols(
         defined=frozenset(new_defs - old_defs),
         undefined=frozenset(old_defs - new_defs),
-        used=frozenset(tokens(new_lines)),
-        old=frozenset(tokens(old_lines)),
+        used=used,
+        old=old,
         imported=frozenset(imports(new_lines) - imports(old_lines)),
         unimported=frozenset(imports(old_lines) - imports(new_lines)),
         params_added=frozenset(new_params - old_params),
@@ -250,7 +271,36 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         locals_unbound=names.unbound,
         locals_read_old=names.read_old,
         retyped=_retyped(analysis, changed),
+        inert=inert,
+        stub=kind == ".pyi",
     )
+
+
+def _run_time(change: Change, fd: FileDiff, analysis: FileAnalysis,
+              lines: tuple[list[str], list[str]],
+              changed: Changed | None) -> tuple[list[str], list[str]]:
+    """A Python change's (removed, added) lines as they run: code that never runs
+    dropped, names that are not evaluated blanked (:mod:`wynot.analysis.runtime`)."""
+    old_lines, new_lines = lines
+    if changed is not None:
+        removed, added = changed
+        old_inert = analysis.python_old.inert if analysis.python_old else NOTHING_INERT
+        new_inert = analysis.python_new.inert if analysis.python_new else NOTHING_INERT
+        return (evaluated(old_lines, sorted(removed), old_inert),
+                evaluated(new_lines, sorted(added), new_inert))
+    whole = fd.new if change.kind is ChangeKind.ADD else \
+        fd.old if change.kind is ChangeKind.DELETE else None
+    inert = whole_file_inert(whole.data) if whole is not None else NOTHING_INERT
+    numbers = range(1, max(len(old_lines), len(new_lines)) + 1)
+    return evaluated(old_lines, numbers, inert), evaluated(new_lines, numbers, inert)
+
+
+def _inert(mentioned: tuple[list[str], list[str]], run: tuple[list[str], list[str]],
+           evaluated_names: frozenset[str]) -> frozenset[str]:
+    """The names the lines mention where they are never evaluated."""
+    if mentioned == run:
+        return frozenset()
+    return frozenset(tokens(mentioned[0]) | tokens(mentioned[1])) - evaluated_names
 
 
 def _retyped(analysis: FileAnalysis, changed: Changed | None) -> frozenset[tuple[str, str, str]]:
