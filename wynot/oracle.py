@@ -141,7 +141,10 @@ class SearchOracle:
                 break
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)
-            enlarged = self.deps.closure(enlarged | resolution.add)
+            grown = self.deps.closure(enlarged | resolution.add)
+            if len(grown - enlarged) > max(8, len(enlarged)):
+                break
+            enlarged = grown
             self.tester.progress(
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")
