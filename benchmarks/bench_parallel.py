@@ -3,14 +3,16 @@
     python benchmarks/bench_parallel.py hunks REPO [REPO...] [--jobs 1,4,8] [--repeat R]
                                          [--markdown]
     python benchmarks/bench_parallel.py commits [--commits 300] [--jobs 1,3,7]
+    python benchmarks/bench_parallel.py timeline REPO [--jobs 8]
 
 ``hunks``: each REPO has tags ``good`` and ``bad`` and a test command in
 ``REPO.json`` (benchmarks/synthetic/generate.py) or ``wynot_case_test.py``
 (benchmarks/real/build_case.py). The test command becomes
 ``sh -c 'sleep 1; exec TEST'`` and wynot runs with ``--no-cache`` once per
 -j value (``--repeat R``: R times, the -j values taking turns; the median
-wall time and its range are shown). Printed per -j: wall time, its ratio to
--j 1, whether the answer and the sequence of decisive tests (every answer the
+wall time and its range are shown). Printed per -j: wall time (until wynot
+exits) and its ratio to -j 1, the time until the JSON report was complete on
+stdout and its ratio, whether the answer and the sequence of decisive tests (every answer the
 search used, in order: phase, configuration, outcome) are those of -j 1 in
 every run, how many runs were speculative (started ahead, then left unused
 or cancelled; medians), and the load average (1 minute) when the runs
@@ -20,6 +22,10 @@ started (mean).
 commit; the multisection's rounds and tests for each width, averaged over
 every position of the first bad commit (the pure function), beside
 ``git bisect run`` on the real repository for a few positions.
+
+``timeline``: one run of REPO as ``hunks`` makes it, with progress: each
+line wynot prints (a worker starting a run, an answer used, the analysis'
+stages) after the seconds since the start, then the exit.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -52,22 +59,44 @@ def test_command(repo: Path) -> list[str]:
     return ["sh", "-c", f"sleep 1; exec {shlex.join(test)}"]
 
 
+def run_json(argv: list[str], cwd: Path) -> tuple[int, str, str, float, float]:
+    """Run ``argv``; its exit code, stdout, stderr, and the seconds until its JSON
+    report was complete on stdout and until it exited."""
+    started = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    errors: list[bytes] = []
+    reader = threading.Thread(target=lambda: errors.append(proc.stderr.read()))  # type: ignore[union-attr]
+    reader.start()
+    out, reported = b"", None
+    while chunk := os.read(proc.stdout.fileno(), 1 << 16):  # type: ignore[union-attr]
+        out += chunk
+        if reported is None and out.rstrip().endswith(b"}"):
+            try:
+                json.loads(out)
+            except ValueError:
+                continue
+            reported = time.monotonic() - started
+    proc.wait()
+    reader.join()
+    exited = time.monotonic() - started
+    return proc.returncode, out.decode(), b"".join(errors).decode(), reported or exited, exited
+
+
 def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
     load = os.getloadavg()[0]
-    started = time.monotonic()
-    proc = subprocess.run([*WYNOT, "good", "bad", "--json", "--no-cache", "-q", "-j", str(jobs),
-                           "--", *test_command(repo)], cwd=repo, capture_output=True,
-                          text=True, check=False)
-    wall = time.monotonic() - started
-    if proc.returncode not in (0, 4):
-        raise SystemExit(f"{repo} -j {jobs}: exit {proc.returncode}\n{proc.stderr}")
-    report = json.loads(proc.stdout)
+    code, stdout, stderr, reported, wall = run_json(
+        [*WYNOT, "good", "bad", "--json", "--no-cache", "-q", "-j", str(jobs), "--",
+         *test_command(repo)], repo)
+    if code not in (0, 4):
+        raise SystemExit(f"{repo} -j {jobs}: exit {code}\n{stderr}")
+    report = json.loads(stdout)
     entries = [json.loads(line) for line in
                (Path(report["log"]) / "log.jsonl").read_text().splitlines()]
     decisive = [(e["phase"], str(e["changes"]), e["outcome"]) for e in entries
                 if e["phase"] not in ("speculative", "verify")]
     speculative = [e for e in entries if e["phase"] == "speculative"]
-    return {"wall": wall, "load": load, "answer": sorted(c["label"] for c in report["changes"]),
+    return {"wall": wall, "reported": reported, "load": load,
+            "answer": sorted(c["label"] for c in report["changes"]),
             "decisive": decisive,
             "ran": sum(1 for e in entries if e.get("source") == "run"),
             "cancelled": sum(1 for e in speculative if e["source"] == "cancelled"),
@@ -76,9 +105,10 @@ def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
 
 def bench_hunks(repos: list[Path], jobs: list[int], markdown: bool, repeat: int = 1) -> None:
     if markdown:
-        print("| repository | -j | wall (s) | × -j 1 | same answer | same decisive tests "
-              "| decisive tests | runs used | unused | cancelled | load |")
-        print("| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+        print("| repository | -j | wall (s) | × -j 1 | report (s) | × -j 1 | same answer "
+              "| same decisive tests | decisive tests | runs used | unused | cancelled | load |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: "
+              "| ---: |")
     for repo in repos:
         # the -j values take turns, so that each meets the same load as the others
         rows: dict[int, list[dict[str, object]]] = {j: [] for j in jobs}
@@ -87,13 +117,16 @@ def bench_hunks(repos: list[Path], jobs: list[int], markdown: bool, repeat: int 
                 rows[j].append(run_hunks(repo, j))
         base = rows[jobs[0]][0]
         base_wall = statistics.median(float(r["wall"]) for r in rows[jobs[0]])  # type: ignore[arg-type]
+        base_report = statistics.median(float(r["reported"]) for r in rows[jobs[0]])  # type: ignore[arg-type]
         for j in jobs:
             runs = rows[j]
             walls = sorted(float(r["wall"]) for r in runs)  # type: ignore[arg-type]
             wall = statistics.median(walls)
             shown = f"{wall:.1f}" if repeat == 1 else f"{wall:.1f} ({walls[0]:.1f}-{walls[-1]:.1f})"
+            reported = statistics.median(float(r["reported"]) for r in runs)  # type: ignore[arg-type]
             row = runs[0]
-            cells = [repo.name, j, shown, f"{wall / base_wall:.2f}",
+            cells = [repo.name, j, shown, f"{wall / base_wall:.2f}", f"{reported:.1f}",
+                     f"{reported / base_report:.2f}",
                      all(r["answer"] == base["answer"] for r in runs),
                      all(r["decisive"] == base["decisive"] for r in runs),
                      len(row["decisive"]), row["ran"],  # type: ignore[arg-type]
@@ -177,6 +210,18 @@ def bench_commits(commits: int, jobs: list[int]) -> None:
                       f"{time.monotonic() - started:.1f} s wall (test sleeps 1 s)")
 
 
+def timeline(repo: Path, jobs: int) -> None:
+    started = time.monotonic()
+    proc = subprocess.Popen([*WYNOT, "good", "bad", "--no-cache", "-j", str(jobs), "--",
+                             *test_command(repo)], cwd=repo, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        print(f"{time.monotonic() - started:6.2f}  {line.rstrip()}", flush=True)
+    proc.wait()
+    print(f"{time.monotonic() - started:6.2f}  exit {proc.returncode}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -189,9 +234,14 @@ def main() -> None:
     commits = sub.add_parser("commits")
     commits.add_argument("--commits", type=int, default=300)
     commits.add_argument("--jobs", default="1,3,7")
+    line = sub.add_parser("timeline")
+    line.add_argument("repo", type=Path)
+    line.add_argument("--jobs", default="8")
     args = ap.parse_args()
     jobs = [int(j) for j in args.jobs.split(",")]
-    if args.what == "hunks":
+    if args.what == "timeline":
+        timeline(args.repo, jobs[0])
+    elif args.what == "hunks":
         bench_hunks(args.repos, jobs, args.markdown, args.repeat)
     else:
         bench_commits(args.commits, jobs)

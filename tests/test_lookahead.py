@@ -15,9 +15,9 @@ from sample_diffs import clean_env
 from dd_oracles import implies
 from wynot.dd import dd_plus, split_evenly
 from wynot.diffread import read_diff
-from wynot.lookahead import FLOOR, TRUST, Guesses, plan_ahead, prior, remembered
+from wynot.lookahead import FLOOR, TRUST, Guesses, Lookahead, plan_ahead, prior, remembered
 from wynot.outcome import Outcome
-from wynot.suspects import documentation, new_lines, suspicion, weights, words
+from wynot.suspects import documentation, new_lines, suspicion, vocabulary, weights, words
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 EIGHT = frozenset(range(8))
@@ -168,6 +168,8 @@ def test_suspicion_points_at_the_changes_the_failure_names(tmp_path: Path) -> No
     frame = f'Traceback (most recent call last):\n  File "/tmp/w/lib.py", line {line}, in f\n'
     located = suspicion(diff, frame + "ValueError\n", "")
     assert max(located, key=located.__getitem__) == helper_9
+    # the changes' words computed ahead (while the premise runs) weigh the same
+    assert weights(diff, bad_out, good_out, vocabulary(diff)) == weighted
 
 
 def test_a_remembered_split_cuts_as_the_split_does_and_once_per_run() -> None:
@@ -182,3 +184,39 @@ def test_a_remembered_split_cuts_as_the_split_does_and_once_per_run() -> None:
         assert [list(p) for p in kept(seq, n)] == [list(p) for p in split_evenly(seq, n)]
     assert calls == [(tuple(range(9)), 2), (tuple(range(9)), 3)]
     assert dd_plus(list(range(40)), implies({7}, [], unresolved_rate=0.0), split=kept) == {7}
+
+
+@given(st.sets(st.integers(0, 7), min_size=1), st.sets(st.integers(0, 7)))
+def test_no_plan_before_a_question_answered_at_once(cause: set[int], ready: set[int]) -> None:
+    """A question the oracle answers at once (``ready``) gets no plan before it; the
+    answers, and so dd+'s result and questions, are those without a lookahead.
+    Once the search ends, ``settle`` makes the plan the last questions skipped."""
+    def oracle(config: frozenset[int]) -> Outcome:
+        return FAIL if implies(cause, config) else PASS
+
+    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
+        return dd_plus(sorted(EIGHT), answer, split=split_evenly)
+
+    asked: list[frozenset[int]] = []
+    plans: list[Sequence[frozenset[int]]] = []
+
+    def ask(config: frozenset[int]) -> Outcome:
+        asked.append(config)
+        return oracle(config)
+
+    def announce(configs: Sequence[frozenset[int]]) -> None:
+        plans.append(configs)
+
+    at_once = {c for c in (frozenset(range(8)[i:j]) for i in range(8) for j in range(i, 9))
+               if len(c) in ready}
+    test = Lookahead(search, ask, announce, 4, ready=lambda config: config in at_once)
+    found = dd_plus(sorted(EIGHT), test, split=split_evenly)
+    plain: list[frozenset[int]] = []
+    assert found == dd_plus(sorted(EIGHT), lambda c: plain.append(c) or oracle(c),
+                            split=split_evenly)
+    assert asked == plain
+    before = [c for c in asked if c not in at_once]
+    assert [plan[0] for plan in plans] == before  # a plan's first: the question asked
+    test.settle()
+    assert len(plans) == len(before) + (asked[-1] in at_once)
+    assert plans[len(before):] in ([], [[]])  # the search has ended: nothing left to ask

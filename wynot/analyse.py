@@ -69,14 +69,19 @@ class Options:
 
 
 def analyse(repo: Path, good: str, bad: str, options: Options,
-            progress: Callable[[str], None]) -> Analysis:
-    """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes."""
+            progress: Callable[[str], None],
+            diff_read: Callable[[Diff], None] | None = None) -> Analysis:
+    """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes.
+    ``diff_read`` is called with the diff (when it has changes) as soon as it is
+    read and checked, before the rest is computed (e.g. to start tests that need
+    no more)."""
     with collector_paused():  # what the analysis builds lives until the end
-        return _compute(repo, good, bad, options, progress)
+        return _compute(repo, good, bad, options, progress, diff_read)
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
-             progress: Callable[[str], None]) -> Analysis:
+             progress: Callable[[str], None],
+             diff_read: Callable[[Diff], None] | None = None) -> Analysis:
     diff = read_diff(repo, good, bad, context=options.context)
     if not diff.changes:
         return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
@@ -84,6 +89,8 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
     say = _Heartbeat(progress)
     check_reproduces(diff)
     _settle()  # the diff lives until the end: out of the collector's way
+    if diff_read is not None:
+        diff_read(diff)
     if not (options.needs_symbols or "syntax" in options.criteria):
         return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
     say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")

@@ -24,6 +24,7 @@ from wynot.executor import parse_jobs
 from wynot.flaky_phase import FlakyOptions
 from wynot.isolate import Request, isolate
 from wynot.output import FORMATS, revert_and_verify, write_failure, write_report
+from wynot.pool import removal_after
 from wynot.render.info import ReportInfo
 from wynot.render.progress import open_progress
 from wynot.result import Progress, Result, TestRecord, TestStarted
@@ -245,10 +246,11 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
     opts["format"] = "json" if opts["json"] else opts["output_format"]
     try:
         request = _request(good, bad, command, opts, argv)
-        with _progress(opts["quiet"]) as progress:
-            result = isolate(request, progress)
-        code = _exit_code(result)
-        return _output(result, code, request, opts)
+        with removal_after():  # the worktrees go once the report is out
+            with _progress(opts["quiet"]) as progress:
+                result = isolate(request, progress)
+            code = _exit_code(result)
+            return _output(result, code, request, opts)  # written and flushed here
     except WynotError as error:
         _error(error.message, error.details)
         if error.exit_code is not ExitCode.USAGE:

@@ -21,6 +21,7 @@ from pathlib import Path
 from wynot import __version__
 from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.declarations import hunk_declarations
+from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis_store import AnalysisStore
@@ -57,7 +58,7 @@ from wynot.result import (
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.state import DEFAULT_KEEP_RUNS
-from wynot.suspects import weights
+from wynot.suspects import vocabulary, weights
 from wynot.tester import Tester
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
@@ -170,16 +171,31 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     analysis = store.load(progress) if store is not None else None
     saving = None
+    early: list[Tester] = []
+
+    def diff_read(diff: Diff) -> None:  # GOOD and BAD need no analysis: they start now,
+        # on workers that would wait for it (the premise adopts the runs)
+        early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
+        early[0].speculate([frozenset(), frozenset(c.id for c in diff.changes)])
+
     if analysis is None:
-        analysis = analyse(repo, good, bad, options, progress)
+        try:
+            analysis = analyse(repo, good, bad, options, progress, diff_read
+                               if premise is None and executor.workers > 1 else None)
+        except BaseException:
+            for tester in early:
+                tester.finish()
+            raise
         saving = store.save_soon(analysis) if store is not None else None
     elif analysis.diff.changes:
         progress(describe(analysis.diff))
     try:
         if not analysis.diff.changes:
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
-        return _search_hunks(repo, analysis, request, cache, log, records, progress, premise,
-                             onto, executor, started, flake_rate)
+        tester = early[0] if early else _tester(repo, analysis.diff, request, cache, log,
+                                                progress, records, executor)
+        return _search_hunks(repo, analysis, request, tester, premise, onto, started,
+                             flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -188,44 +204,41 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             saving.join()  # written while the first tests ran; now it must be complete
 
 
-def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: OutcomeCache,
-                  log: RunLog, records: list[TestRecord], progress: Progress,
+def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
+            progress: Progress, records: list[TestRecord], executor: Executor) -> Tester:
+    """The tester of the hunk phase's search over ``diff``, on ``executor`` (begun on it)."""
+    key = search_key(good=diff.good, bad=diff.bad, context=request.context,
+                     test=request.commands.test, build=request.commands.build,
+                     timeout=request.commands.timeout,
+                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
+                     resolve_patterns=request.resolve_patterns,
+                     outside=command_files(repo, request.commands.test, request.commands.build))
+    executor.begin(diff.good, diff)
+    return Tester(diff, executor, request.commands, cache, key, log, progress, records)
+
+
+def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Tester,
                   premise: tuple[TestRecord, TestRecord] | None, onto: str,
-                  executor: Executor,
                   started: float | None, flake_rate: float | None) -> _HunkAnswer:
-    diff, plan, good, bad = analysis.diff, analysis.plan, analysis.diff.good, analysis.diff.bad
+    diff, plan = analysis.diff, analysis.plan
     # The search learns dependencies from build errors: into a copy, so that the
     # analysis, which a rerun may reuse, stays what the diff alone says.
     deps = dataclasses.replace(
         analysis.deps, needs={a: set(b) for a, b in analysis.deps.needs.items()},
         ties=set(analysis.deps.ties), clusters=list(analysis.deps.clusters),
         hints=list(analysis.deps.hints))
-    key = search_key(good=good, bad=bad, context=request.context, test=request.commands.test,
-                     build=request.commands.build, timeout=request.commands.timeout,
-                     fail_pattern=request.commands.fail_pattern, resolve=request.resolve,
-                     resolve_patterns=request.resolve_patterns,
-                     outside=command_files(repo, request.commands.test, request.commands.build))
-    executor.begin(good, diff)
-    tester = Tester(diff, executor, request.commands, cache, key, log, progress, records)
     with contextlib.ExitStack() as finishing:
         finishing.callback(tester.finish)
         keep = request.predict if request.keep_passing is None else request.keep_passing
-        if premise is None:  # idle workers start on dd+'s first questions (local ones:
-            # their build errors are classified here, from the whole output file)
-            opening = first_questions(tester, deps, list(plan.order), plan.split,
-                                      keep) if request.executor == "local" else []
-            tester.speculate([frozenset(), frozenset(plan.order), *opening])
-            good_record = require(tester.run(frozenset(), "premise", expect=Outcome.PASS),
-                                  Outcome.PASS, "GOOD", request.good, good, request.commands)
-            bad_record = require(tester.run(frozenset(plan.order), "premise",
-                                            expect=Outcome.FAIL),
-                                 Outcome.FAIL, "BAD", request.bad, bad, request.commands)
+        if premise is None:
+            good_record, bad_record = _premise_round(tester, request, deps, plan, keep)
             if request.flaky.reruns:
                 flake_rate = _premise_reruns(tester, request.flaky, good_record, bad_record)
         else:
             good_record, bad_record = premise
-        if executor.workers > 1:  # where BAD's failure points: for guesses only
-            tester.suspicion = weights(diff, bad_record.output_text(), good_record.output_text())
+            if tester.executor.workers > 1:  # where BAD's failure points: for guesses only
+                tester.suspicion = weights(diff, bad_record.output_text(),
+                                           good_record.output_text())
         resolver = None
         if request.resolve:
             resolver = functools.partial(_resolver, analysis, request.resolve_patterns)
@@ -263,6 +276,41 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, cache: Outco
                     f"Output: {verdict.output}")
         carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried)
+
+
+def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: Plan,
+                   keep: bool) -> tuple[TestRecord, TestRecord]:
+    """GOOD's and BAD's records (the premise checked), with dd+'s likeliest first
+    questions started meanwhile on idle workers; with several workers, the
+    tester's suspicion is set from BAD's output (for guesses only).
+
+    GOOD and BAD may be in already (started when the diff was read, they ran
+    while the analysis did): then BAD's output guides the first questions'
+    guesses too. First questions run on a local pool only (their build errors
+    are classified here, from the whole output file).
+    """
+    diff, everything = tester.diff, frozenset(plan.order)
+    parallel = tester.executor.workers > 1
+
+    def records() -> tuple[TestRecord, TestRecord]:
+        return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                        "GOOD", request.good, diff.good, request.commands),
+                require(tester.run(everything, "premise", expect=Outcome.FAIL), Outcome.FAIL,
+                        "BAD", request.bad, diff.bad, request.commands))
+
+    ahead = parallel and tester.answered(frozenset()) and tester.answered(everything)
+    if ahead:
+        good, bad = records()
+        tester.suspicion = weights(diff, bad.output_text(), good.output_text())
+    opening = first_questions(tester, deps, list(plan.order), plan.split,
+                              keep) if request.executor == "local" else []
+    tester.speculate([frozenset(), everything, *opening])
+    if not ahead:
+        known = vocabulary(diff) if parallel else None  # while GOOD and BAD run
+        good, bad = records()
+        if parallel:
+            tester.suspicion = weights(diff, bad.output_text(), good.output_text(), known)
+    return good, bad
 
 
 def _resolver(analysis: Analysis, patterns: tuple[str, ...]) -> Resolver:

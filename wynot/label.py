@@ -129,11 +129,17 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
     split = remembered(split)  # the replays split the same runs again and again
+    def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
+        closed = oracle.deps.is_closed(applied | config)
+        return tester.answered(applied | config) or (not closed and oracle.resolver is None)
+
     test = Lookahead(search, ask, announce, tester.executor.workers, predict,
-                     tester.guesses(changes))
+                     tester.guesses(changes), ready)
     tester.replan = lambda: announce(test.plan())
     try:
-        return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
+        found = dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
+        test.settle()  # the answer alone, its labels and its second run: ahead
+        return found
     finally:
         tester.replan = None
 
@@ -141,7 +147,9 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
 def first_questions(tester: Tester, deps: Dependencies, changes: list[int], split: Split[int],
                     keep_passing: bool) -> list[frozenset[int]]:
     """The configurations dd+ over ``changes`` is likeliest to ask first, for idle
-    workers while the premise runs (none with one worker)."""
+    workers while the premise runs (none with one worker): guessed by the
+    tester's odds (:meth:`~wynot.tester.Tester.guesses`) when BAD's output is
+    in already (its suspicion), else PASS and FAIL alike."""
     workers = tester.executor.workers
     if workers < 2 or len(changes) < 2:
         return []
@@ -150,7 +158,8 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
         return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
 
     return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
-        config) else Outcome.UNRESOLVED)
+        config) else Outcome.UNRESOLVED,
+        guesses=tester.guesses(changes) if tester.suspicion else None)
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,

@@ -197,19 +197,25 @@ class Lookahead(Generic[T]):
     this oracle is passed to. ``announce`` receives :func:`plan_ahead`'s list
     (e.g. :meth:`wynot.tester.Tester.speculate`); ``oracle`` gives the real
     answers, which are returned unchanged. ``guesses`` weighs the guessed
-    answers (:class:`Guesses`).
+    answers (:class:`Guesses`). ``ready`` tells a question the oracle answers
+    at once (already run): no plan is made before it, since the next question
+    comes at once too and plans with one more answer known; when the search
+    ends after such questions, :meth:`settle` makes the plan they skipped.
     """
 
     def __init__(self, search: Search[T], oracle: Oracle[T],
                  announce: Callable[[Sequence[frozenset[T]]], None], width: int,
-                 predict: Predict[T] | None = None, guesses: Guesses[T] | None = None) -> None:
+                 predict: Predict[T] | None = None, guesses: Guesses[T] | None = None,
+                 ready: Callable[[frozenset[T]], bool] | None = None) -> None:
         self.search = search
         self.guesses = guesses
         self.oracle = oracle
         self.announce = announce
         self.width = width
         self.predict = predict
+        self.ready = ready
         self.answers: dict[frozenset[T], Outcome] = {}
+        self.skipped = False  # a plan was skipped since the last one
 
     def plan(self) -> list[frozenset[T]]:
         """:func:`plan_ahead` from the answers so far, twice as many as can run (runs
@@ -217,9 +223,18 @@ class Lookahead(Generic[T]):
         return plan_ahead(self.search, self.answers, 2 * self.width, predict=self.predict,
                           guesses=self.guesses)
 
+    def settle(self) -> None:
+        """Announce the plan that questions answered at once skipped, if any (the
+        search ended: what comes after it, e.g. the answer tested alone)."""
+        if self.skipped:
+            self.skipped = False
+            self.announce(self.plan())
+
     def __call__(self, config: frozenset[T]) -> Outcome:
         if self.width > 1:
-            self.announce(self.plan())
+            self.skipped = self.ready is not None and self.ready(config)
+            if not self.skipped:
+                self.announce(self.plan())
         outcome = self.oracle(config)
         self.answers[config] = outcome
         return outcome

@@ -13,6 +13,7 @@ import heapq
 import itertools
 import threading
 from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,8 @@ from wynot.runner import Commands
 from wynot.worktree import ScratchWorktree, kept_worktree, scratch_worktree, signals_deferred
 
 RESULT_POLL_SECONDS = 0.1
+# Inside :func:`removal_after`: where closing pools leave their worktrees' removal.
+_LATER: ContextVar[list[contextlib.ExitStack] | None] = ContextVar("later", default=None)
 
 
 @dataclass(eq=False)
@@ -152,7 +155,8 @@ class LocalPool:
         return handle
 
     def close(self) -> None:
-        """Cancel what is queued or running, wait for the workers, remove the worktrees.
+        """Cancel what is queued or running, wait for the workers, remove the worktrees
+        (inside :func:`removal_after`: at the end of its block).
 
         Interrupts are held off meanwhile (they are delivered afterwards): a second
         Ctrl-C must not leave a worktree behind. One that a worker thread receives
@@ -175,7 +179,11 @@ class LocalPool:
                         thread.join()
                     except KeyboardInterrupt as error:  # the workers first, then leave
                         interrupted = error
-            self._stack.close()
+            later = _LATER.get()
+            if later is None or interrupted is not None:
+                self._stack.close()
+            else:
+                later.append(self._stack.pop_all())
             kill_leftovers()  # daemons the tests started live no longer than the run
         if interrupted is not None:
             raise interrupted
@@ -286,6 +294,27 @@ class LocalPool:
             finally:
                 self._waiting.remove(rank)
                 self._lock.notify_all()
+
+
+@contextlib.contextmanager
+def removal_after() -> Iterator[None]:
+    """Leave the removal of worktrees to the end of this block.
+
+    A :class:`LocalPool` closed inside the block cancels its runs and waits for
+    its workers as always, but its worktrees stay until the block ends, so that
+    what follows (writing the report) does not wait for them. They are removed
+    however the block ends, an exception or an interrupt included, with
+    interrupts held off meanwhile (delivered afterwards).
+    """
+    later: list[contextlib.ExitStack] = []
+    token = _LATER.set(later)
+    try:
+        yield
+    finally:
+        with signals_deferred():
+            _LATER.reset(token)
+            for stack in later:
+                stack.close()
 
 
 @contextlib.contextmanager

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from wynot.analysis.places import place
 from wynot.changes import Change, Diff
@@ -98,15 +98,23 @@ def places(lines: Iterable[str]) -> Iterator[tuple[str, int]]:
                 yield match.group(1), int(match.group(2))
 
 
-def suspicion(diff: Diff, bad_output: str, good_output: str = "") -> dict[int, float]:
+def vocabulary(diff: Diff) -> dict[int, set[str]]:
+    """Each change's words (:func:`change_words`), by change id: what
+    :func:`suspicion` matches the output against, computable before the output."""
+    return {c.id: change_words(c) for c in diff.changes}
+
+
+def suspicion(diff: Diff, bad_output: str, good_output: str = "",
+              known: Mapping[int, set[str]] | None = None) -> dict[int, float]:
     """Each change's score (> 0) by the evidence of BAD's output; changes it does
     not point at are left out. ``good_output`` (empty when unknown) tells which
-    lines of BAD's output are the failure's."""
+    lines of BAD's output are the failure's; ``known`` is the diff's
+    :func:`vocabulary` if already computed."""
     fresh = new_lines(bad_output, good_output)
     wanted = words("\n".join(fresh))
     if not diff.changes:
         return {}
-    every = {c.id: change_words(c) for c in diff.changes} if wanted else {}
+    every = (known if known is not None else vocabulary(diff)) if wanted else {}
     matched = {cid: found & wanted for cid, found in every.items()}
     frequency = Counter(word for found in matched.values() for word in found)
     total = len(diff.changes)
@@ -134,9 +142,10 @@ def documentation(path: str) -> bool:
     return name.endswith(DOCUMENTATION) or name.split(".", 1)[0] in DOC_NAMES
 
 
-def weights(diff: Diff, bad_output: str, good_output: str = "") -> dict[int, float]:
+def weights(diff: Diff, bad_output: str, good_output: str = "",
+            known: Mapping[int, set[str]] | None = None) -> dict[int, float]:
     """:func:`suspicion` as relative weights of being the cause: scores to the power
     :data:`SHARPEN`, documentation's times :data:`DOC_WEIGHT`."""
     return {cid: score ** SHARPEN * (DOC_WEIGHT if documentation(diff.changes[cid].path)
                                      else 1.0)
-            for cid, score in suspicion(diff, bad_output, good_output).items()}
+            for cid, score in suspicion(diff, bad_output, good_output, known).items()}

@@ -284,6 +284,13 @@ class Tester:
         except Exception:  # noqa: BLE001 - cancelled or broken: nothing to plan with
             return None
 
+    def answered(self, ids: frozenset[int]) -> bool:
+        """Whether :meth:`run` answers ``ids`` at once: it ran earlier in this search,
+        a speculative run of it has finished, or the cache knows it."""
+        key = ("", ids)
+        pending = self._pending.get(key)
+        return self._known(key) or (pending is not None and pending[0].done())
+
     def _known(self, key: _Key) -> bool:
         sha, ids = key
         if sha == AGAIN:
