@@ -149,3 +149,25 @@ def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
     assert call in oracle.observed.needs[prototype]
     assert not oracle.deps.needs and oracle.learned == 0
     assert call in oracle.known().needs[prototype] and not oracle.deps.needs
+
+
+def test_a_repair_that_would_more_than_double_the_configuration_is_not_run(
+        make_repo, tmp_path) -> None:
+    """a.py reads NEW from b.py at run time (no analysis sees it), and b.py's change
+    needs ten others by the derived dependencies: the run of a.py's change alone
+    names NEW, whose repair with its closure would add eleven changes to one. It
+    is not tried: UNRESOLVED after the one run."""
+    others = {f"app/o{i}.py": b"X = 1\n" for i in range(10)}
+    repo, good, diff, user = runtime_name_repo(
+        make_repo, "doubling", others, dict.fromkeys(others, b"X = 2\n"),
+        b"OLD = 2\n" + PAD + b"NEW = 3\n")
+    definer = next(c.id for c in diff.changes if c.path == "app/b.py")
+    deps = Dependencies()
+    for change in diff.changes:
+        if change.path.startswith("app/o"):
+            deps.add(definer, change.id)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=Dependencies())
+        assert oracle(frozenset({user})) is Outcome.UNRESOLVED
+    assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user}))]

@@ -3,6 +3,7 @@ configuration mapped back to hunks, and the few changes a diagnostic points at."
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
 from wynot.analysis.places import place
-from wynot.analysis.resolve import Resolver
+from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
@@ -50,9 +51,15 @@ EXPECTED = {
     "py_name": [("total", "undefined", "", [("pkg/m02.py", 2), ("<string>", 1)])],
     "javac_symbol": [("timeoutSeconds", "undefined", "Config", [("Main.java", 4)]),
                      ("retries", "undefined", "Main", [("Main.java", 5)])],
+    # a call that fits no declaration: one method, then overloads
+    "javac_apply": [("wrap", "signature", "Lib", [("Use.java", 3)]),
+                    ("scale", "signature", "", [("Use.java", 4)])],
     "node_typeerror": [("formatFullName", "member", "util",
                         [("js/main.js", 3), ("js/main.js", 5)])],
     "node_reference": [("offset", "undefined", "", [("js/ref.js", 2), ("js/ref.js", 4)])],
+    # a value missing while a required module loads: no name, the frames only
+    "node_cannot_read": [("", "undefined", "", [("js/lib.js", 7), ("js/lib.js", 4),
+                                               ("js/load.js", 1)])],
 }
 
 
@@ -228,6 +235,83 @@ def test_qualified_name_is_repaired_in_its_module_only(make_repo, tmp_path) -> N
                           capture_output=True, text=True, check=False)
     assert "has no attribute 'f3_v2'" in proc.stderr
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
+
+
+def run_config(diff: Diff, applied: set[int], where: Path,
+               command: list[str]) -> subprocess.CompletedProcess[str]:
+    """Write the configuration's files under ``where`` and run ``command`` there."""
+    for path, state in tree_states(diff, applied).items():
+        if state is not None:
+            (where / path).write_bytes(state.data)
+    return subprocess.run(command, cwd=where, capture_output=True, text=True, check=False)
+
+
+def js_rules(make_repo):
+    """lib.js: the key ``paragraph`` of an object becomes ``_paragraph`` in one
+    hunk, the line that reads it in another; an unchanged helper reads the value."""
+    def lib(key: bytes) -> bytes:
+        return (b"var rules = {\n  %s: /^p/,\n  text: /^t/\n};\n" % key + PAD
+                + b"rules.para = edit(rules.%s);\n" % key + PAD
+                + b"function edit(regex) {\n  return regex.source;\n}\nmodule.exports = rules;\n")
+    repo = make_repo("jsrules")
+    good = repo.commit({"lib.js": lib(b"paragraph")})
+    bad = repo.commit({"lib.js": lib(b"_paragraph")})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_a_nameless_error_is_repaired_at_the_changed_frame(make_repo, tmp_path) -> None:
+    """Node's `Cannot read properties of undefined` names no identifier; its
+    innermost frame is an unchanged helper, the next one a GOOD line that the
+    other hunk rewrites: that hunk repairs it. Thrown while the module loads
+    (under require), it counts as the configuration not building."""
+    diff = js_rules(make_repo)
+    key = hunk_of(diff, "lib.js", "+  _paragraph: /^p/,")
+    read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._paragraph);")
+    proc = run_config(diff, {key}, tmp_path, ["node", "-e", "require('./lib.js')"])
+    assert "TypeError: Cannot read properties of undefined" in proc.stderr
+    assert is_construction_failure(proc.stderr)
+    assert resolver_for(diff).resolve(proc.stderr, {key}).add == {read}
+
+
+def java_overload(make_repo):
+    """Num.java gains an overload of ``convert`` with a third parameter in one
+    hunk; a new method in another hunk calls it; other hunks change other methods."""
+    def num(bad: bool) -> bytes:
+        overload = (b"    static long convert(Object o, long d, boolean exact) {\n"
+                    b"        return exact ? d : 0;\n    }\n" if bad else b"")
+        caller = (b"    static boolean same(Object a) {\n        return convert(a, 0, false) == 0;"
+                  b"\n    }\n" if bad else b"")
+        others = b"".join(b"    static int other%d(int n) {\n        return n + %d;\n    }\n"
+                          % (i, i + (1 if bad else 0)) + PAD.replace(b"/*", b"    /*")
+                          for i in range(3))
+        return (b"public class Num {\n    static long convert(Object o, long d) {\n"
+                b"        return d;\n    }\n" + overload + PAD.replace(b"/*", b"    /*")
+                + others + caller + b"}\n")
+    repo = make_repo("javaoverload")
+    good, bad = repo.commit({"Num.java": num(False)}), repo.commit({"Num.java": num(True)})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs javac")
+def test_a_call_that_fits_no_java_declaration_is_repaired_by_the_overload(
+        make_repo, tmp_path) -> None:
+    """javac's `method convert in class Num cannot be applied to given types`
+    adds the hunk that declares the overload the call needs."""
+    diff = java_overload(make_repo)
+    overload = hunk_of(diff, "Num.java", "boolean exact")
+    call = hunk_of(diff, "Num.java", "convert(a, 0, false)")
+    proc = run_config(diff, {call}, tmp_path, ["javac", "-d", str(tmp_path / "out"), "Num.java"])
+    assert "cannot be applied to given types" in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, {call}).add == {overload}
+
+
+def test_node_reference_errors_are_construction_failures() -> None:
+    """ReferenceError is Node's NameError; an assertion that fails is a test failing."""
+    assert is_construction_failure((ERRORS / "node_reference.txt").read_text(encoding="utf-8"))
+    assert not is_construction_failure(
+        "AssertionError [ERR_ASSERTION]: 1 == 2\n    at Object.<anonymous> (/w/t.js:3:8)\n"
+        "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n")
 
 
 def test_a_name_defined_everywhere_points_nowhere(make_repo) -> None:

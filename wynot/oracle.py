@@ -42,6 +42,7 @@ from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
 MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
+MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configuration holds
 
 
 @dataclass
@@ -121,7 +122,9 @@ class SearchOracle:
 
         Each round repairs what the last run reported; when a run still
         reports a diagnostic an earlier round targeted, the repair did not
-        help and the loop stops there (UNRESOLVED).
+        help and the loop stops there (UNRESOLVED). A repair that, with the
+        changes its own need, would add more than :data:`MAX_REPAIR_GROWTH`
+        changes and more than the configuration holds is not tried.
         """
         enlarged = config
         targeted: set[Target] = set()
@@ -141,7 +144,10 @@ class SearchOracle:
                 break
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)
-            enlarged = self.deps.closure(enlarged | resolution.add)
+            grown = self.deps.closure(enlarged | resolution.add)
+            if len(grown - enlarged) > max(MAX_REPAIR_GROWTH, len(enlarged)):
+                break  # a repair that more than doubles it is a guess, not a repair
+            enlarged = grown
             self.tester.progress(
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")

@@ -14,6 +14,13 @@ those files of each release out of a local mirror of the project's history
   1 for the new one; anything else (125 from the program, or a crash: a
   segmentation fault exits 139) makes the driver exit 125.
 
+A case in another language gives ``run`` instead of ``gcc`` (``node
+wynot_case_test.js``), perhaps after a ``build`` command that writes into
+``"$out"`` (``javac -d "$out" ...``; 125 when it fails), and names its test
+program's file in the case repository (``test_name``). The exit codes are
+the same; the program must catch its own errors and exit 125 for them, since
+an uncaught exception exits 1 in node and in java.
+
 Hunks, scratch worktrees and brute force come from ``benchmarks/real``.
 """
 
@@ -57,6 +64,44 @@ case $code in
 esac
 """
 
+RUN_DRIVER = """\
+#!/bin/sh
+# Run the check (exit 0 old behaviour, 1 new); the program exits 125 itself
+# when the sources do not load or it meets an error it does not expect.
+cd "$(dirname "$0")" || exit 125
+{build}{run}
+code=$?
+# 0 and 1 are the two behaviours; a crash or any other exit cannot judge the change
+case $code in
+    0|1) exit $code ;;
+    *) echo "UNRESOLVED: the test program exited $code" >&2; exit 125 ;;
+esac
+"""
+
+# A compiler's step for a case with ``run`` (javac): 125 when it fails, and
+# "$out" is a temporary folder for what it writes
+BUILD_STEP = """\
+out=$(mktemp -d) || exit 125
+trap 'rm -rf "$out"' EXIT
+if ! {build}; then
+    echo "UNRESOLVED: the build failed" >&2
+    exit 125
+fi
+"""
+
+
+def test_name(case: dict) -> str:
+    """The test program's file name in the case repository."""
+    return str(case.get("test_name", TEST_C))
+
+
+def driver_of(case: dict) -> bytes:
+    """The driver script: build with ``gcc`` and run, or only ``run``."""
+    if "gcc" in case:
+        return DRIVER.replace("{gcc}", case["gcc"]).encode()
+    build = BUILD_STEP.replace("{build}", case["build"]) if "build" in case else ""
+    return RUN_DRIVER.replace("{build}", build).replace("{run}", case["run"]).encode()
+
 
 def case_names() -> list[str]:
     return sorted(p.stem for p in CASES_DIR.glob("*.json"))
@@ -68,10 +113,12 @@ def load_case(name: str) -> dict:
         raise rc.CaseError(f"no case {name!r} (known: {', '.join(case_names())})")
     case = json.loads(path.read_text(encoding="utf-8"))
     case["name"] = name
-    for key in ("project", "good_tag", "good_commit", "bad_tag", "bad_commit", "files", "gcc",
+    for key in ("project", "good_tag", "good_commit", "bad_tag", "bad_commit", "files",
                 "test_file", "changelog", "ground_truth"):
         if key not in case:
             raise rc.CaseError(f"{path}: missing key {key!r}")
+    if ("gcc" in case) == ("run" in case):
+        raise rc.CaseError(f"{path}: give exactly one of 'gcc' and 'run'")
     return case
 
 
@@ -108,13 +155,13 @@ def build_case(name: str, dest: Path, mirror: Path | None = None) -> Path:
         raise rc.CaseError(f"{dest} exists and is not empty")
     source = mirror_of(case, mirror)
     test_c = (CASES_DIR / case["test_file"]).read_bytes()
-    driver = DRIVER.replace("{gcc}", case["gcc"]).encode()
+    driver = driver_of(case)
     dest.mkdir(parents=True, exist_ok=True)
     rc.git(dest, "init", "-q")
     for side in ("good", "bad"):
         commit = case[f"{side}_commit"]
         files = release_files(source, commit, case["files"])
-        files[TEST_C] = test_c
+        files[test_name(case)] = test_c
         files[TEST_SH] = driver
         for entry in os.listdir(dest):
             if entry != ".git":

@@ -16,7 +16,11 @@ The cases (``--cases``, default all, in this order):
   ``libyaml_quote_escape``, ``lz4_frame_bound_autoflush``,
   ``cjson_array_prev``, ``cjson_print_precision``); their history is read
   from a local mirror (``--mirrors``, default ``$WYNOT_MIRRORS`` or
-  /work/.mirror, one ``<owner>+<name>/repo`` each).
+  /work/.mirror, one ``<owner>+<name>/repo`` each);
+* held-out cases of the same machinery, of shapes the code was not written
+  around: ``parson_trailing_comma`` (C, another project),
+  ``marked_fences_normal`` (JavaScript run with node),
+  ``jsonjava_similar_numbers`` (Java built with javac).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -53,7 +57,9 @@ PYTHON = ["werkzeug_build_empty_list", "itsdangerous_aware_timestamp",
           "markupsafe_html5_unescape"]
 C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
      "cjson_print_precision"]
-ALL = [*NAMELINK, *PYTHON, *C]
+# held out: shapes the code was not tuned on (another C project, JavaScript, Java)
+HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers"]
+ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
 def prepare(name: str, workdir: Path,

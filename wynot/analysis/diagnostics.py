@@ -100,12 +100,22 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
          r"\d+ arguments?, but only) \d+", "signature", 1, 0),
         # javac's "cannot find symbol" takes its name from the "symbol:" line below
         ("package", r"package ([\w.]+) does not exist", "import", 1, 0),
+        # javac: a call that fits no declaration of the method (one, or overloads)
+        ("applied", rf"(?:method|constructor) {_NAME} in (?:class|interface|enum|record) "
+         r"([\w.$]+) cannot be applied to given types", "signature", 1, 2),
+        ("suitable", r"no suitable (?:method|constructor) found for ([\w$]+)\(", "signature",
+         1, 0),
         # Node
         ("ReferenceError", rf"ReferenceError: {_NAME} is not defined", "undefined", 1, 0),
         ("TypeError", r"TypeError: ([\w$.]+) is not a (?:function|constructor)",
          "member", 1, 0),
         ("SyntaxError", r"SyntaxError: The requested module '([^']+)' does not provide an "
          r"export named '(\w+)'", "import", 2, 1),
+        # a value that is not there, read by a line that does not say whose it is
+        # (the property named is the one read, not the one missing): no name,
+        # only the frames of its stack
+        ("TypeError", r"TypeError: Cannot read propert(?:y|ies) of (?:undefined|null)()",
+         "undefined", 1, 0),
     ))
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
 _WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",

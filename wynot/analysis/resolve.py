@@ -38,9 +38,10 @@ SIGNATURE_PATTERNS: tuple[str, ...] = (
     r"([\w.<>]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: '(\w+)'",
 )
 # Output that shows the configuration did not build or import, with or without names.
+# Node's ReferenceError is Python's NameError: a name no code in scope defines.
 CONSTRUCTION_ERRORS = re.compile("|".join((
     r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
-    r"IndentationError|error: |undefined reference|fatal error|ld returned)",
+    r"IndentationError|ReferenceError|error: |undefined reference|fatal error|ld returned)",
     *SIGNATURE_PATTERNS,
 )))
 
@@ -229,16 +230,25 @@ class Resolver:
 
     def _places(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
         """The places of the diagnostic inside the diff: all for a signature
-        (call and declaration), else the innermost one."""
+        (call and declaration), else the innermost one; for an error that names
+        nothing, the innermost frame on a changed line (a value missing in an
+        unchanged helper is missing where a change calls it)."""
         if self._diff is None:
             return []
-        found = []
+        found: list[Place] = []
+        frames = not diagnostic.name and diagnostic.kind != "signature"
         for location in diagnostic.locations:
             where = place(self._diff, applied, location.path, location.line)
-            if where is not None:
-                found.append(where)
-                if diagnostic.kind != "signature":
-                    break
+            if where is None:
+                continue
+            if frames and where.change is None and len(diagnostic.locations) > 1:
+                found = found or [where]  # the innermost, unless a frame lands on a change
+                continue
+            if frames and found and found[0].change is None:
+                found = []
+            found.append(where)
+            if diagnostic.kind != "signature":
+                break
         return found
 
     def _owners(self, qualifier: str) -> set[int]:
@@ -299,13 +309,18 @@ _CONSTRUCTION_ERRORS_LINEAR = re.compile(re.sub(r"(^|\|)\(\[\\w\.<>\]\+\)", r"\1
                                                 _REST))
 
 
+# Node's frames of ``require``: an error thrown while a module loads (the CommonJS
+# loader is on its stack) is that module not loading, whatever its type.
+NODE_LOADING = ("at Module.require (node:internal/modules/",)
+
+
 def is_construction_failure(output: str, extra_patterns: Sequence[str] = ()) -> bool:
     """Does the output look like a build, link or import error?
 
     Linear in the length of ``output`` for the built-in patterns (the
     ``extra_patterns`` are the user's own).
     """
-    if any(word in output for word in _PLAIN):
+    if any(word in output for word in _PLAIN) or any(w in output for w in NODE_LOADING):
         return True
     if (not _PLAIN or _NEEDS_CALL in output) and _CONSTRUCTION_ERRORS_LINEAR.search(output):
         return True
