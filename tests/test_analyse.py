@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import multiprocessing
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,9 +14,10 @@ from conftest import GitRepo
 from wynot import analyse as analyse_module
 from wynot.analyse import Analysis, Options, analyse, describe
 from wynot.analysis.grouping import make_plan, scope
+from wynot.analysis.model import FileReadings, read_files
 from wynot.analysis.model import analyse as analyse_diff
-from wynot.analysis.model import read_files
 from wynot.analysis_store import AnalysisStore
+from wynot.changes import Diff
 from wynot.diffread import read_diff
 
 DEFAULT = Options(context=3, criteria=("dir", "file", "syntax"), predict=True, resolve=True)
@@ -58,6 +60,44 @@ def test_a_long_analysis_shows_progress(make_repo: Callable[..., GitRepo],
     assert said == [describe(got.diff), f"analysing {len(got.diff.changes)} changes in "
                     f"{len(got.diff.files)} files", "deriving dependencies",
                     "planning the search"]
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_the_callers_work_runs_once_while_the_files_are_read(
+        make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch,
+        parallel: bool) -> None:
+    """``meanwhile`` runs once the diff is read: while forked workers read its files,
+    or, read here, before; the analysis is the same."""
+    repo, good, bad = project(make_repo)
+    if parallel:
+        monkeypatch.setattr(analyse_module, "PARALLEL_FROM", 1)
+    reading = analyse_module.read_in_parallel
+    seen: list[str] = []
+
+    def read(diff: Diff, workers: int | None = None,
+             meanwhile: Callable[[], None] | None = None) -> FileReadings | None:
+        seen.append("read")
+        return reading(diff, 2, meanwhile)
+
+    monkeypatch.setattr(analyse_module, "read_in_parallel", read)
+    workers: list[int] = []
+
+    def meanwhile(diff: Diff) -> None:
+        seen.append("meanwhile")
+        workers.append(len(multiprocessing.active_children()))
+
+    got = analyse(repo.path, good, bad, DEFAULT, lambda _: None, meanwhile=meanwhile)
+    assert seen == ["read", "meanwhile"]
+    assert workers == [2 if parallel else 0]  # the workers read meanwhile
+    plain, _ = _run(repo, good, bad, DEFAULT, None)
+    assert got.plan == plain.plan and got.deps == plain.deps and got.symbols == plain.symbols
+    for options in (DEFAULT, FLAT):  # no changes: nothing to do alongside
+        said: list[str] = []
+        analyse(repo.path, good, good, options, said.append,
+                meanwhile=lambda _: seen.append("again"))
+    assert "again" not in seen
+    analyse(repo.path, good, bad, FLAT, lambda _: None, meanwhile=lambda _: seen.append("flat"))
+    assert seen[-1] == "flat"
 
 
 def test_flat_mode_computes_no_symbols(make_repo: Callable[..., GitRepo]) -> None:

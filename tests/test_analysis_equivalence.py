@@ -25,7 +25,8 @@ from wynot.analysis import lexical
 from wynot.analysis.python import PythonSide, analyse_python
 from wynot.analysis.treesitter import language_for, tokens
 from wynot.changes import Change, Diff
-from wynot.diffread import _split_patch, read_diff
+from wynot.diffread import _parse_part, _patch_name, _split_patch, read_diff
+from wynot.errors import GitError
 from wynot.git import git
 
 TRICKY = '''
@@ -296,3 +297,41 @@ def test_hunk_ranges_are_those_a_full_parse_reads(make_repo: Callable[..., GitRe
     assert [(c.hunk.old_start, c.hunk.old_len, c.hunk.new_start, c.hunk.new_len,
              c.hunk.header) for c in hunks if c.hunk is not None] == full
     assert any("No newline" in c.hunk.text for c in hunks if c.hunk is not None)
+
+
+def _unidiff_part(chunk: bytes) -> tuple[tuple[bytes | None, ...], list[tuple[Any, ...]]]:
+    """What the earlier reading (unidiff, ranges and headers only) took from a patch."""
+    lines = chunk.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("--- "))
+    [patched] = PatchSet(lines[start:], metadata_only=True)
+    return ((_patch_name(patched.source_file), _patch_name(patched.target_file)),
+            [(h.source_start, h.source_length, h.target_start, h.target_length,
+              h.section_header) for h in patched])
+
+
+@pytest.mark.parametrize("chunk", [
+    b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -3 +3 @@ def f():\n-a\n+b\n"
+    b"@@ -10,0 +11,2 @@\n+c\n+d\n@@ -20,2 +22 @@ class C:\r\n x\n-y\n"
+    b"\\ No newline at end of file\n",
+    b'diff --git "a/t\\tab" "b/t\\tab"\n--- "a/t\\tab"\n+++ "b/t\\tab"\n@@ -1,2 +1,2 @@\n'
+    b" one\r\n-two\r\n+2\r\n",
+    b"diff --git a/new b/new\nnew file mode 100644\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+x",
+    b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@ \xff\xfe header\n-\xe9\n+e\n \n \n",
+])
+def test_a_file_patch_reads_as_unidiff_read_it(chunk: bytes) -> None:
+    part = _parse_part(chunk)
+    assert (part.names, [(h.old_start, h.old_len, h.new_start, h.new_len, h.header)
+                         for h in part.hunks]) == _unidiff_part(chunk)
+    assert "".join(h.text for h in part.hunks) == chunk.decode(
+        "utf-8", "surrogateescape")[chunk.decode("utf-8", "surrogateescape").index("@@"):]
+
+
+@pytest.mark.parametrize("chunk", [
+    b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n",  # a line short
+    b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n",  # a line long
+    b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n?b\n",  # not a hunk line
+    b"diff --git a/x b/x\n--- a/x\n@@ -1 +1 @@\n-a\n+b\n",  # no +++ line
+])
+def test_a_patch_that_is_not_gits_is_an_error(chunk: bytes) -> None:
+    with pytest.raises(GitError):
+        _parse_part(chunk)

@@ -97,6 +97,31 @@ def test_worktrees_made_ahead_go_to_the_first_jobs_in_queue_order(make_repo,  # 
     assert leftover_worktrees(repo.path) == []
 
 
+def test_a_pool_of_one_makes_its_worktree_when_warmed_up(make_repo,  # type: ignore[no-untyped-def]
+                                                        tmp_path: Path) -> None:
+    """A pool of one has no thread to make its worktree ahead: ``warm_up`` makes it
+    in the caller's thread (while the analysis's workers read), the first job takes it."""
+    repo: GitRepo = make_repo()
+    first = repo.commit({"value": b"0\n"})
+    second = repo.commit({"value": b"1\n"})
+    test = Commands(test=("sh", "-c", 'test "$(cat value)" = 0'))
+    with LocalPool(repo.path, test, 1, warm=first) as pool:
+        assert leftover_worktrees(repo.path) == []  # nothing made by itself
+        pool.warm_up()
+        assert len(leftover_worktrees(repo.path)) == 1
+        pool.warm_up()  # once
+        pool.begin(first, Diff(good=first, bad=second, files=(), changes=()))
+        assert pool.submit(Job(frozenset(), tmp_path / "good.out")).result().outcome \
+            is Outcome.PASS
+        assert pool.submit(Job(frozenset(), tmp_path / "bad.out", commit=second)).result() \
+            .outcome is Outcome.FAIL
+        assert len(leftover_worktrees(repo.path)) == 1  # the one made ahead
+    assert leftover_worktrees(repo.path) == []
+    with LocalPool(repo.path, test, 1) as pool:
+        pool.warm_up()  # no commit to make it of: nothing
+        assert leftover_worktrees(repo.path) == []
+
+
 def test_jobs_option_values() -> None:
     assert parse_jobs("3", lambda: 8) == 3
     assert parse_jobs("auto", lambda: 8) == 8

@@ -20,13 +20,14 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan, make_plan
-from wynot.analysis.model import FileReadings, read_files
+from wynot.analysis.model import FileReadings, read_files, side_words
 from wynot.analysis.model import analyse as analyse_diff
 from wynot.analysis.symbols import Symbols
 from wynot.changes import Diff
@@ -70,31 +71,55 @@ class Options:
 
 def analyse(repo: Path, good: str, bad: str, options: Options,
             progress: Callable[[str], None],
-            diff_read: Callable[[Diff], None] | None = None) -> Analysis:
+            diff_read: Callable[[Diff], None] | None = None, *,
+            meanwhile: Callable[[Diff], None] | None = None) -> Analysis:
     """Compute the analysis of ``good..bad`` (full commit ids); progress as it goes.
-    ``diff_read`` is called with the diff (when it has changes) as soon as it is
-    read and checked, before the rest is computed (e.g. to start tests that need
-    no more)."""
+
+    ``diff_read`` is called with the diff (when it has changes) as soon as it
+    is read, before the rest is computed (e.g. to start tests that need no
+    more on other workers). ``meanwhile``: work of the caller's that needs the
+    diff and no analysis (making the first worktree, running the premise), run
+    in this thread once the diff is read, while forked workers read its files
+    (or before this process reads them); not run for a diff without changes.
+    What it raises ends the analysis.
+    """
     with collector_paused():  # what the analysis builds lives until the end
-        return _compute(repo, good, bad, options, progress, diff_read)
+        return _compute(repo, good, bad, options, progress, diff_read,
+                        meanwhile or (lambda _: None))
 
 
 def _compute(repo: Path, good: str, bad: str, options: Options,
-             progress: Callable[[str], None],
-             diff_read: Callable[[Diff], None] | None = None) -> Analysis:
+             progress: Callable[[str], None], diff_read: Callable[[Diff], None] | None,
+             meanwhile: Callable[[Diff], None]) -> Analysis:
     diff = read_diff(repo, good, bad, context=options.context)
     if not diff.changes:
         return Analysis(diff, {}, Dependencies(), make_plan(diff, (), {}), {})
     progress(describe(diff))
     say = _Heartbeat(progress)
-    check_reproduces(diff)
     _settle()  # the diff lives until the end: out of the collector's way
     if diff_read is not None:
         diff_read(diff)
+
+    def alongside() -> None:
+        check_reproduces(diff)
+        meanwhile(diff)
+
     if not (options.needs_symbols or "syntax" in options.criteria):
+        alongside()
         return Analysis(diff, {}, Dependencies(), make_plan(diff, options.criteria, {}), {})
     say(f"analysing {len(diff.changes)} changes in {len(diff.files)} files")
-    model = analyse_diff(diff, read_in_parallel(diff))
+    words: dict[str, Counter[bytes]] = {}
+
+    def idle() -> None:  # while the workers read: what needs the diff alone
+        alongside()
+        # GOOD's words rank the respellings and moves of every diff that has
+        # them; BAD's (removed names outside Python) are counted if asked.
+        words["old"] = side_words(diff, "old")
+
+    readings = read_in_parallel(diff, meanwhile=idle)
+    if readings is None:
+        alongside()
+    model = analyse_diff(diff, readings, words)
     deps = Dependencies()
     if options.predict:
         say("deriving dependencies")
@@ -107,12 +132,15 @@ def _compute(repo: Path, good: str, bad: str, options: Options,
     return Analysis(diff, symbols, deps, plan, scopes)
 
 
-def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | None:
+def read_in_parallel(diff: Diff, workers: int | None = None,
+                     meanwhile: Callable[[], None] | None = None) -> FileReadings | None:
     """:func:`~wynot.analysis.model.read_files` of every file of a large diff, in
     ``workers`` processes (default: one per CPU this process may use, at most
     ``MAX_WORKERS``); None for a diff under ``PARALLEL_FROM`` changes, or where
     processes cannot be forked safely (not at all, or while another thread runs:
-    the live progress display on a terminal).
+    the live progress display on a terminal). ``meanwhile`` runs in this thread
+    while the workers read (not at all when this returns None); what it raises
+    stops them.
 
     The workers are forked, so they see the diff without copying it; each
     reads a share of the files (by size) and sends back what it read, whose
@@ -130,8 +158,11 @@ def read_in_parallel(diff: Diff, workers: int | None = None) -> FileReadings | N
     _SHARED = diff
     pool = multiprocessing.get_context("fork").Pool(workers)
     try:
+        parts = pool.imap(_read_part, _shares(diff, workers * 4))
+        if meanwhile is not None:
+            meanwhile()
         readings = FileReadings({}, {}, {}, {})
-        for part in pool.imap(_read_part, _shares(diff, workers * 4)):
+        for part in parts:
             readings.update(part)
         pool.close()
         pool.join()

@@ -105,6 +105,9 @@ class DaskExecutor:
         self._diff = self.client.scatter(diff, broadcast=True)
         self._token = uuid.uuid4().hex
 
+    def warm_up(self) -> None:
+        """Nothing to prepare here: the workers set themselves up."""
+
     def submit(self, job: Job, priority: int = 0) -> DaskHandle:
         name = f"wynot-cancel-{self.session}-{uuid.uuid4().hex}"
         event = Event(name, client=self.client)

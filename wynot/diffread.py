@@ -1,7 +1,8 @@
 """Read GOOD..BAD from git into a :class:`~wynot.changes.Diff`.
 
 :func:`read_diff` builds it from git's raw diff (paths, modes, blob ids), the
-blobs themselves and git's patch text, which unidiff parses for hunk structure.
+blobs themselves and git's patch text, read for its hunks' ranges and section
+headers.
 """
 
 from __future__ import annotations
@@ -9,11 +10,9 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-
-from unidiff.errors import UnidiffParseError
-from unidiff.patch import PatchSet
 
 from wynot.changes import (
     GITLINK,
@@ -119,29 +118,52 @@ def _split_patch(patch: bytes) -> list[bytes]:
     return [patch[a:b] for a, b in zip(starts, ends, strict=True)]
 
 
+_HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+
+
 def _parse_part(chunk: bytes) -> _Part:
-    """Read one file's text patch: ---/+++ names and hunks (structure parsed by unidiff)."""
+    """Read one file's text patch: ---/+++ names and hunks (ranges and section headers).
+
+    Each hunk's body must hold the lines its header counts (``-``, ``+``, context;
+    ``\\`` notes aside), else the patch is not git's: GitError.
+    """
     lines = io.BytesIO(chunk).readlines()
     start = next((i for i, line in enumerate(lines) if line.startswith(b"--- ")), None)
     if start is None:
         return _Part(None, ())
-    decoded = [line.decode("utf-8", "surrogateescape") for line in lines[start:]]
-    try:
-        patched = PatchSet(decoded, metadata_only=True)  # ranges and headers only
-    except UnidiffParseError as exc:
-        raise GitError(f"cannot parse git's patch: {exc}", details=decoded[0]) from exc
-    if len(patched) != 1:
-        raise GitError("cannot parse git's patch: expected one file", details=decoded[0])
-    heads = [i for i in range(start, len(lines)) if lines[i].startswith(b"@@ ")]
-    if len(heads) != len(patched[0]):
-        raise GitError("git's patch and unidiff disagree on the hunks", details=decoded[0])
-    hunks = tuple(
-        Hunk(h.source_start, h.source_length, h.target_start, h.target_length,
-             h.section_header, b"".join(lines[a:b]).decode("utf-8", "surrogateescape"))
-        for h, a, b in zip(patched[0], heads, [*heads[1:], len(lines)], strict=True)
-    )
-    names = (_patch_name(patched[0].source_file), _patch_name(patched[0].target_file))
-    return _Part(names, hunks)
+    first = lines[start].decode("utf-8", "surrogateescape")
+    if start + 1 >= len(lines) or not lines[start + 1].startswith(b"+++ "):
+        raise GitError("cannot parse git's patch: no +++ line", details=first)
+    heads = [i for i in range(start + 2, len(lines)) if lines[i].startswith(b"@@ ")]
+    if heads[:1] != [start + 2] and (heads or start + 2 < len(lines)):
+        raise GitError("cannot parse git's patch: no hunk after the names", details=first)
+    hunks = tuple(_hunk(lines, a, b, first)
+                  for a, b in zip(heads, [*heads[1:], len(lines)], strict=True))
+    return _Part((_name_of(lines[start]), _name_of(lines[start + 1])), hunks)
+
+
+def _name_of(line: bytes) -> bytes | None:
+    """The path a ``---`` or ``+++`` line names (up to a tab or the line's end)."""
+    return _patch_name(line[4:].decode("utf-8", "surrogateescape").split("\t", 1)[0]
+                       .split("\n", 1)[0])
+
+
+def _hunk(lines: list[bytes], head: int, end: int, first: str) -> Hunk:
+    """The hunk whose header is ``lines[head]`` and whose body ends before ``end``."""
+    text = b"".join(lines[head:end]).decode("utf-8", "surrogateescape")
+    header = _HUNK_HEADER.match(text)
+    if header is None:
+        raise GitError(f"cannot parse git's hunk header {lines[head]!r}", details=first)
+    old_start, old_len, new_start, new_len = (
+        int(n) if n is not None else 1 for n in header.group(1, 2, 3, 4))
+    kinds = Counter(line[:1] for line in lines[head + 1:end])
+    context = kinds.pop(b" ", 0) + kinds.pop(b"\n", 0) + kinds.pop(b"\r", 0)
+    removed, added = kinds.pop(b"-", 0), kinds.pop(b"+", 0)
+    kinds.pop(b"\\", None)  # \ No newline at end of file
+    if kinds or (removed + context, added + context) != (old_len, new_len):
+        raise GitError(f"cannot parse git's patch: a hunk does not hold the lines its "
+                       f"header {lines[head]!r} counts", details=first)
+    return Hunk(old_start, old_len, new_start, new_len, header.group(5), text)
 
 
 _ESCAPES = {ord(k): ord(v) for k, v in zip('abtnvfr"\\', '\a\b\t\n\v\f\r"\\', strict=True)}

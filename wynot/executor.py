@@ -86,6 +86,10 @@ class Executor(Protocol):
     def submit(self, job: Job, priority: int = 0) -> Handle:
         """Start ``job`` when a worker is free; lower ``priority`` first, then FIFO."""
 
+    def warm_up(self) -> None:
+        """Prepare, in the calling thread, what the first job needs (the caller has
+        time to spare: it waits for other processes)."""
+
     def close(self) -> None:
         """Cancel what still runs and release the workers."""
 

@@ -178,10 +178,19 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
         early[0].speculate([frozenset(), frozenset(c.id for c in diff.changes)])
 
+    ran: list[tuple[TestRecord, TestRecord]] = []
+
+    def meanwhile(diff: Diff) -> None:  # while the analysis's workers read the files:
+        executor.warm_up()  # the worktree, and with one worker the premise itself
+        if premise is None and executor.workers == 1 and not request.flaky.reruns:
+            early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
+            ran.append(_premise(early[0], request, frozenset(c.id for c in diff.changes)))
+
     if analysis is None:
         try:
             analysis = analyse(repo, good, bad, options, progress, diff_read
-                               if premise is None and executor.workers > 1 else None)
+                               if premise is None and executor.workers > 1 else None,
+                               meanwhile=meanwhile)
         except BaseException:
             for tester in early:
                 tester.finish()
@@ -194,8 +203,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             raise PremiseError(f"no differences between {request.good} and {request.bad}")
         tester = early[0] if early else _tester(repo, analysis.diff, request, cache, log,
                                                 progress, records, executor)
-        return _search_hunks(repo, analysis, request, tester, premise, onto, started,
-                             flake_rate)
+        return _search_hunks(repo, analysis, request, tester, ran[0] if ran else premise,
+                             onto, started, flake_rate)
     except KeyboardInterrupt:
         saving = None  # leave at once: the next run computes the analysis again
         raise
@@ -293,10 +302,7 @@ def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: P
     parallel = tester.executor.workers > 1
 
     def records() -> tuple[TestRecord, TestRecord]:
-        return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
-                        "GOOD", request.good, diff.good, request.commands),
-                require(tester.run(everything, "premise", expect=Outcome.FAIL), Outcome.FAIL,
-                        "BAD", request.bad, diff.bad, request.commands))
+        return _premise(tester, request, everything)
 
     ahead = parallel and tester.answered(frozenset()) and tester.answered(everything)
     if ahead:
@@ -311,6 +317,16 @@ def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: P
         if parallel:
             tester.suspicion = weights(diff, bad.output_text(), good.output_text(), known)
     return good, bad
+
+
+def _premise(tester: Tester, request: Request,
+             everything: frozenset[int]) -> tuple[TestRecord, TestRecord]:
+    """GOOD must pass and BAD (``everything``) fail: their records, else PremiseError."""
+    diff = tester.diff
+    return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
+                    "GOOD", request.good, diff.good, request.commands),
+            require(tester.run(everything, "premise", expect=Outcome.FAIL), Outcome.FAIL,
+                    "BAD", request.bad, diff.bad, request.commands))
 
 
 def _resolver(analysis: Analysis, patterns: tuple[str, ...]) -> Resolver:

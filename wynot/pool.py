@@ -123,6 +123,7 @@ class LocalPool:
         # and the ranks of the jobs whose workers wait for one
         self._made: list[ScratchWorktree] = []
         self._making = 0 if self._inline or warm is None else workers
+        self._warm = warm if self._inline else None  # made by warm_up, in the caller's thread
         self._waiting: list[tuple[int, int]] = []
         if self._making:
             self._threads.append(threading.Thread(target=self._make_ahead, args=(warm,),
@@ -140,6 +141,14 @@ class LocalPool:
         with self._lock:
             self._good, self._diff = good, diff
             self._generation += 1
+
+    def warm_up(self) -> None:
+        """A pool of one makes its worktree of ``warm`` now, in this thread (it has no
+        thread of its own to make it ahead); the first job takes it."""
+        if self._warm is not None and not self._made and not self._worktrees:
+            made = self._create(self._warm, {})
+            with self._lock:
+                self._made.append(made)
 
     def submit(self, job: Job, priority: int = 0) -> LocalHandle:
         handle = LocalHandle(job)

@@ -33,7 +33,7 @@ from wynot.analysis.symbols import (
     analyse_file,
     change_symbols,
 )
-from wynot.analysis.treesitter import Outline, tokens
+from wynot.analysis.treesitter import Outline, language_for, tokens
 from wynot.changes import Change, ChangeKind, Diff, FileDiff
 
 
@@ -113,11 +113,14 @@ def read_files(diff: Diff, indexes: Iterable[int]) -> FileReadings:
     return found
 
 
-def analyse(diff: Diff, readings: FileReadings | None = None) -> Analysis:
+def analyse(diff: Diff, readings: FileReadings | None = None,
+            words: Mapping[str, Counter[bytes]] | None = None) -> Analysis:
     """Analyse every file and change of ``diff`` (each file side parsed once).
 
     ``readings``: :func:`read_files` of every file, when the caller read them
-    (in parallel); else they are read here.
+    (in parallel); else they are read here. ``words``: :func:`side_words` by
+    side (``"old"``, ``"new"``), those the caller counted (while workers read
+    the files); the others are counted here if the clusters ask.
     """
     if readings is None:
         readings = read_files(diff, range(len(diff.files)))
@@ -125,17 +128,15 @@ def analyse(diff: Diff, readings: FileReadings | None = None) -> Analysis:
     symbols = {c.id: readings.symbols[c.id] for c in diff.changes}  # in the diff's order
     enclosing = {c.id: readings.enclosing[c.id] for c in diff.changes}
     changed = {c.id: readings.tokens[c.id] for c in diff.changes if c.id in readings.tokens}
-    coded = [fd for fd, fa in zip(diff.files, files, strict=True) if fa.language is not None]
 
     def counts(side: str) -> Callable[[Iterable[str]], dict[str, int]]:
         """How often words occur on one side of the code files (counted once, lazily)."""
-        counted: list[Counter[bytes]] = []
+        counted: list[Counter[bytes]] = [words[side]] if words and side in words else []
 
-        def count(words: Iterable[str]) -> dict[str, int]:
-            wanted = list(words)
+        def count(asked: Iterable[str]) -> dict[str, int]:
+            wanted = list(asked)
             if wanted and not counted:
-                states = (getattr(fd, side) for fd in coded)
-                counted.append(word_counts(s.data for s in states if s is not None))
+                counted.append(side_words(diff, side))
             return {w: counted[0][w.encode()] for w in wanted if counted and w.encode() in
                     counted[0]}
         return count
@@ -147,6 +148,14 @@ def analyse(diff: Diff, readings: FileReadings | None = None) -> Analysis:
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
                     clusters=links.clusters, needs=links.needs,
                     file_of={c.id: c.file for c in diff.changes})
+
+
+def side_words(diff: Diff, side: str) -> Counter[bytes]:
+    """How often each word occurs on one side (``"old"`` or ``"new"``) of the files
+    tree-sitter reads: the rarity of names, for the clusters."""
+    states = (getattr(fd, side) for fd in diff.files
+              if language_for(fd.old_path or fd.new_path or "") is not None)
+    return word_counts(s.data for s in states if s is not None)
 
 
 def enclosing_scope(change: Change, fa: FileAnalysis) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -159,26 +160,42 @@ def tokens(language: str, text: bytes, *, declarations: bool = True) -> Tokens:
     recovers from what the fragment cuts off. ``declarations``: whether to
     read the names the text declares too (else ``defined`` is empty).
     """
-    grammar = _grammar(language)
     if not text:  # nothing to parse: no token, no declaration
         return _NO_TOKENS
+    if len(text) <= CACHED_TEXT:
+        return _cached_tokens(language, text, declarations)
+    return _tokens(language, text, declarations)
+
+
+CACHED_TEXT = 4096  # bytes: a fragment up to this size is read once per process
+TOKEN_CACHE = 1 << 14  # fragments whose tokens are kept (a few MiB)
+
+
+def _tokens(language: str, text: bytes, declarations: bool) -> Tokens:
+    grammar = _grammar(language)
     tree = parse(language, text)
     if grammar is None or tree is None:
         return _NO_TOKENS
     root = tree.root_node
     nodes = grammar.cursor(grammar.tokens).captures(root).get("token", [])
     sequence: list[str] = []
-    for node in sorted(nodes, key=lambda n: n.start_byte):
-        if node.type in grammar.strings:
+    strings = grammar.strings
+    for node in sorted(nodes, key=_START):
+        if node.type in strings:
             sequence.extend(_WORD.findall(node.text.decode("utf-8", errors="replace")))
         elif node.child_count == 0:
-            sequence.append(node.text.decode("utf-8", errors="replace"))
+            sequence.append(text[node.start_byte:node.end_byte].decode("utf-8",
+                                                                        errors="replace"))
     if not declarations:
         return Tokens(tuple(sequence), frozenset())
     return Tokens(tuple(sequence), frozenset(name for _, name in _declared(grammar, root)))
 
 
 _NO_TOKENS = Tokens((), frozenset())
+_START = operator.attrgetter("start_byte")
+# The same lines recur across a diff's hunks (an import added to many files, a
+# call respelled everywhere, a repeated comment): their tokens are read once.
+_cached_tokens = functools.lru_cache(maxsize=TOKEN_CACHE)(_tokens)
 
 
 def _declared(grammar: _Grammar, root: Any) -> list[tuple[int, str]]:
