@@ -275,15 +275,7 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
 def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
     """The largest part of ``config`` closed under ``needs``: ``config`` less every
     change that needs, directly or through others, a change outside it. Pure."""
-    kept = set(config)
-    dropping = True
-    while dropping:
-        dropping = False
-        for change in sorted(kept):
-            if not needs.needs.get(change, set()) <= kept:
-                kept.discard(change)
-                dropping = True
-    return frozenset(kept)
+    return frozenset(c for c in config if needs.closure({c}) <= config)
 
 
 def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,

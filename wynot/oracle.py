@@ -123,7 +123,7 @@ class SearchOracle:
         Each round repairs what the last run reported; when a run still
         reports a diagnostic an earlier round targeted, the repair did not
         help and the loop stops there (UNRESOLVED). A repair that, with the
-        changes its own need, would add more than :data:`MAX_REPAIR_GROWTH`
+        changes it needs, would add more than :data:`MAX_REPAIR_GROWTH`
         changes and more than the configuration holds is not tried.
         """
         enlarged = config

@@ -230,9 +230,10 @@ def kept_worktree(
     (:func:`remove_kept_worktrees`).
     """
     common = find_repo(repo).git_dir
-    kept = state_dir(common) / KEPT
+    state = state_dir(common)
+    reclaim(repo, state)
+    kept = state / KEPT
     kept.mkdir(parents=True, exist_ok=True)
-    reclaim(repo, state_dir(common))
     with _free_slot(kept) as slot:
         root = slot / "worktree"
         scratch = slot / "checkout"

@@ -23,6 +23,8 @@ from typing import Any
 # (first line, last line, name, signature) of a declarator; 1-based lines
 Function = tuple[int, int, str, str]
 
+_DECLARATORS = ("init_declarator", "pointer_declarator", "array_declarator",
+                "function_declarator", "parenthesized_declarator", "reference_declarator")
 _HOLDERS = ("declaration", "function_definition", "field_declaration")
 _WRAPPERS = ("pointer_declarator", "reference_declarator", "parenthesized_declarator")
 _QUALIFIERS = re.compile(r"\b(?:const|volatile|restrict|__restrict|__restrict__)\b")
@@ -93,7 +95,7 @@ def _function(node: Any) -> Function | None:
 def _parameter(node: Any) -> str:
     """A parameter's type as the compiler compares it: no name, no top-level qualifier."""
     text = _text(node)
-    name = _declared_name(node.child_by_field_name("declarator"))
+    name = declared_identifier(node.child_by_field_name("declarator"))
     if name is not None:
         start, end = name.start_byte - node.start_byte, name.end_byte - node.start_byte
         raw = bytes(node.text)
@@ -107,10 +109,16 @@ def _parameter(node: Any) -> str:
     return _normal(_QUALIFIERS.sub("", text))
 
 
-def _declared_name(node: Any) -> Any:
-    while node is not None and node.type not in ("identifier", "field_identifier"):
+def declared_identifier(node: Any) -> Any:
+    """The identifier a declarator declares (through pointers, arrays, initialisers)."""
+    while node is not None and node.type in _DECLARATORS:
         node = node.child_by_field_name("declarator")
-    return node
+    if node is not None and node.type in ("identifier", "field_identifier",
+                                          "type_identifier", "qualified_identifier"):
+        return node
+    return None
+
+
 
 
 def _normal(text: str) -> str:

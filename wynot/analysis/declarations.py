@@ -16,13 +16,12 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
+from wynot.analysis.cfunctions import declared_identifier
 from wynot.analysis.lexical import changed_lines
 from wynot.analysis.treesitter import language_for, parse
 from wynot.changes import Change, FileDiff
 
 Declared = frozenset[tuple[str, str]]  # (scope, name)
-_DECLARATORS = ("init_declarator", "pointer_declarator", "array_declarator",
-                "function_declarator", "parenthesized_declarator", "reference_declarator")
 _AGGREGATES = {"struct_specifier": "struct", "union_specifier": "union",
                "class_specifier": "class", "enum_specifier": "enum"}
 
@@ -42,14 +41,14 @@ def _walk(node: Any, scope: str) -> Iterator[tuple[int, str, str]]:
     kind = node.type
     inner = scope
     if kind == "function_definition":
-        name = _declared(node.child_by_field_name("declarator"))
+        name = declared_identifier(node.child_by_field_name("declarator"))
         if name is not None:
             yield name.start_point[0] + 1, scope, _text(name)
             inner = _text(name)
     elif kind in ("declaration", "field_declaration", "parameter_declaration",
                   "type_definition"):
         for child in node.children_by_field_name("declarator"):
-            name = _declared(child)
+            name = declared_identifier(child)
             if name is not None:
                 yield name.start_point[0] + 1, scope, _text(name)
     elif kind in ("preproc_def", "preproc_function_def", "enumerator"):
@@ -64,16 +63,6 @@ def _walk(node: Any, scope: str) -> Iterator[tuple[int, str, str]]:
                 inner = f"{_AGGREGATES[kind]} {_text(name)}"
     for child in node.children:
         yield from _walk(child, inner)
-
-
-def _declared(node: Any) -> Any:
-    """The identifier a declarator declares (through pointers, arrays, initialisers)."""
-    while node is not None and node.type in _DECLARATORS:
-        node = node.child_by_field_name("declarator")
-    if node is not None and node.type in ("identifier", "field_identifier",
-                                          "type_identifier", "qualified_identifier"):
-        return node
-    return None
 
 
 def _text(node: Any) -> str:
