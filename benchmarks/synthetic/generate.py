@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import copy
 import difflib
+import itertools
 import json
 import math
 import os
@@ -1672,10 +1673,11 @@ class Generator:
     def fill_local_edits(self) -> None:
         rng = self.rng
         pool = [m for m in self.modules if m.special in ("", "checked")]
-        weights = [m.weight for m in pool]
+        # cumulative once: choices() with plain weights sums them on every call
+        cumulative = list(itertools.accumulate(m.weight for m in pool))
         failures = 0
         while self.unit_hunks + self.file_hunks < self.target:
-            module = rng.choices(pool, weights)[0]
+            module = rng.choices(pool, cum_weights=cumulative)[0]
             units = [u for u in rng.sample(module.units, min(len(module.units), 8))
                      if u.misses < 8 and u.local_edits()]
             if not units or failures > 60:

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wynot.analysis.compact import reduce
 from wynot.changes import Change, ChangeKind, FileDiff
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -285,6 +286,9 @@ class TokenChange:
     qualifiers: frozenset[tuple[str, str, str]] = frozenset()
     defined: frozenset[str] = frozenset()
     undefined: frozenset[str] = frozenset()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce(self)
 
     def __post_init__(self) -> None:
         """One empty set for all (216 bytes each), one copy of each name."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from wynot.analysis.calls import Call, Signature
 from wynot.analysis.cfunctions import retyped
+from wynot.analysis.compact import reduce
 from wynot.analysis.lexical import (
     CODE_SUFFIXES,
     PYTHON_SUFFIXES,
@@ -94,6 +95,9 @@ class Symbols:
     # side (left out of the sets above), and whether the file is a stub (.pyi).
     inert: frozenset[str] = frozenset()
     stub: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce(self)
 
     def __post_init__(self) -> None:
         """Share what repeats across a large diff's changes: one empty set (each is
