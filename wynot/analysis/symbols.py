@@ -35,11 +35,11 @@ from wynot.analysis.lexical import (
     Changed,
     definitions,
     imports,
+    lines_with,
     module_name,
     read_change,
     signatures,
     suffix,
-    text_of,
     tokens,
 )
 from wynot.analysis.python import (
@@ -158,8 +158,7 @@ def file_symbols(fd: FileDiff) -> FileSymbols:
     path = fd.new_path or fd.old_path or ""
 
     def imported(side: bytes | None) -> frozenset[str]:
-        lines = [line for line in text_of(side).splitlines() if "import" in line] \
-            if side is not None else []
+        lines = lines_with(side, "import") if side is not None else []
         stars = {m.group(1) for m in map(STAR_IMPORT.match, lines) if m}
         return frozenset(imports(lines) | stars)
 
