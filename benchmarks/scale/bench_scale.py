@@ -258,7 +258,7 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
     repo = ensure_repo(workdir, hunks, timeout, copies)
     if autocrlf:
         repo = autocrlf_clone(repo)
-    case = json.loads((workdir / f"syn{hunks}.json").read_text())
+    case = json.loads(repo.with_suffix(".json").read_text())
     here = workdir / f"run{hunks}"
     here.mkdir(exist_ok=True)
     path, line = cause_line(repo, case["expected"][0])
