@@ -256,9 +256,9 @@ def autocrlf_clone(repo: Path) -> Path:
 def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
             copies: int, autocrlf: bool = False) -> Row:
     repo = ensure_repo(workdir, hunks, timeout, copies)
+    case = json.loads(repo.with_suffix(".json").read_text())
     if autocrlf:
         repo = autocrlf_clone(repo)
-    case = json.loads(repo.with_suffix(".json").read_text())
     here = workdir / f"run{hunks}"
     here.mkdir(exist_ok=True)
     path, line = cause_line(repo, case["expected"][0])
