@@ -30,6 +30,8 @@ Python's own reading of what runs is :mod:`wynot.analysis.runtime`.
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -59,31 +61,53 @@ class _Function:
     inner: Span | None  # lines strictly inside its body (None: no such line)
 
 
-def deferred_spans(root: Any) -> tuple[Span, ...]:
+def deferred_spans(tree: Any) -> tuple[Span, ...]:
     """The spans of lines inside function bodies that loading the module does not
-    run (see the module's docstring), sorted, outermost only."""
+    run (see the module's docstring), sorted, outermost only. ``tree``: a
+    tree-sitter tree of a language in :data:`RUNTIME_LINKED`."""
+    queries = _queries(tree.language)
+    if queries is None:
+        return ()
+    cursor, functions_query, calls_query = queries
+    nodes = cursor(functions_query).captures(tree.root_node).get("function", [])
+    callees = cursor(calls_query).captures(tree.root_node).get("callee", [])
+    # One sweep in byte order gives each function and call its enclosing function.
+    events = sorted([(n.start_byte, -n.end_byte, 0, n) for n in nodes]
+                    + [(n.start_byte, -n.end_byte, 1, n) for n in callees],
+                    key=lambda e: e[:3])
     functions: list[_Function] = []
     calls: list[tuple[int | None, str]] = []  # (enclosing function, callee's name)
-    index: dict[int, int] = {}  # node id -> function index
-    stack: list[tuple[Any, int | None]] = [(root, None)]
-    while stack:
-        node, enclosing = stack.pop()
-        inside = enclosing
-        if node.type in _FUNCTIONS:
-            inside = len(functions)
-            index[node.id] = inside
-            functions.append(_describe(node, enclosing))
-        elif node.type in _CALLS:
-            callee = node.child_by_field_name(
-                "function" if node.type == "call_expression" else "constructor")
-            if callee is not None:
-                calls.append((enclosing, _last_name(callee)))
-        stack.extend((child, inside) for child in reversed(node.named_children))
+    open_functions: list[tuple[int, int]] = []  # (end byte, index)
+    for start, _, kind, node in events:
+        while open_functions and open_functions[-1][0] <= start:
+            open_functions.pop()
+        enclosing = open_functions[-1][1] if open_functions else None
+        if kind == 1:
+            calls.append((enclosing, _last_name(node)))
+            continue
+        open_functions.append((node.end_byte, len(functions)))
+        functions.append(_describe(node, enclosing))
     running = _running(functions, calls)
-    spans = sorted(f.inner for i, f in enumerate(functions)
-                   if i not in running and f.inner is not None
-                   and (f.parent is None or f.parent in running))
-    return tuple(spans)
+    return tuple(sorted(f.inner for i, f in enumerate(functions)
+                        if i not in running and f.inner is not None
+                        and (f.parent is None or f.parent in running)))
+
+
+@functools.cache
+def _queries(language: Any) -> tuple[Any, Any, Any] | None:
+    """A query cursor's class and the queries for functions and callees, for the
+    node types the grammar has; None without function types."""
+    ts = importlib.import_module("tree_sitter")
+    kinds = {language.node_kind_for_id(i) for i in range(language.node_kind_count)
+             if language.node_kind_is_named(i) and language.node_kind_is_visible(i)}
+    functions = sorted(_FUNCTIONS & kinds)
+    if not functions:
+        return None
+    calls = [f"({kind} {field}: (_) @callee)" for kind, field in
+             (("call_expression", "function"), ("new_expression", "constructor"))
+             if kind in kinds]
+    return (ts.QueryCursor, ts.Query(language, "[" + " ".join(f"({k})" for k in functions)
+                                     + "] @function"), ts.Query(language, " ".join(calls)))
 
 
 def _describe(node: Any, enclosing: int | None) -> _Function:

@@ -253,7 +253,7 @@ def outline(language: str, source: bytes) -> Outline | None:
     if language in FUNCTION_LANGUAGES:
         captured = grammar.cursor(_functions_query(language)).captures(tree.root_node)
         functions = read_functions(captured.get("function", []))
-    deferred = deferred_spans(tree.root_node) if language in RUNTIME_LINKED else ()
+    deferred = deferred_spans(tree) if language in RUNTIME_LINKED else ()
     return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()},
                    functions, deferred)
 
