@@ -173,3 +173,29 @@ def test_wynot_runs_a_configuration_whose_helper_is_missing_inside_a_function(
     ran = {t["outcome"] for t in report["tests"] if t["ran"] and t["output"]
            and "helper false, user true" in Path(t["output"]).read_text(encoding="utf-8")}
     assert ran and ran <= {"pass", "fail"}, (ran, done.stderr)
+
+
+CALLING_TEST_JS = """'use strict';
+const lib = require('./lib.js');
+lib.format(1);  // an uncaught ReferenceError when shout is missing: node exits 1
+process.exit(lib.add(1, 2) === 3 ? 0 : 1);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_called_helper_that_is_missing_is_repaired_by_its_name(
+        make_repo: Callable[..., GitRepo]) -> None:
+    """When the test does call the function, the missing helper is Node's
+    ``ReferenceError``: that run did not build (not a failure to blame), and
+    resolution adds the change that defines the name it reports."""
+    repo = make_repo("jsrepair")
+    good = repo.commit({"lib.js": GOOD_JS.encode(), "test.js": CALLING_TEST_JS.encode()})
+    bad = repo.commit({"lib.js": _bad_js(load_time_use=False).encode(),
+                       "test.js": CALLING_TEST_JS.encode()})
+    done = run_wynot(good, bad, "--json", "--no-cache", "--strategy", "hunks", "--",
+                     "node", "test.js", cwd=repo.path)
+    report = json.loads(done.stdout)
+    assert len(report["changes"]) == 1, done.stderr
+    assert "a + b + 1" in json.dumps(report["changes"][0])
+    assert "resolving: shout -> adding 1 change" in done.stderr
+    assert not any(t["source"] == "predicted" for t in report["tests"]), report["tests"]
