@@ -15,11 +15,13 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli_helpers import run_wynot
 from conftest import GitRepo
+from wynot.analysis.depends import Dependencies
 from wynot.analysis.loadtime import in_spans
 from wynot.analysis.model import analyse
 from wynot.analysis.treesitter import language_for, outline
@@ -77,7 +79,7 @@ def test_wrappers_callbacks_and_what_loading_calls_run_at_load_time() -> None:
     assert lines == {13}
 
 
-def _names(repo: GitRepo, good: str, bad: str) -> tuple[dict[str, int], object]:
+def _names(repo: GitRepo, good: str, bad: str) -> tuple[dict[str, int], Dependencies]:
     """Each change by its first added line, and the analysis's dependencies."""
     diff = read_diff(repo.path, good, bad)
     deps = analyse(diff).dependencies()
@@ -154,25 +156,34 @@ process.exit(lib.add(1, 2) === 3 ? 0 : 1);
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_wynot_runs_a_configuration_whose_helper_is_missing_inside_a_function(
-        make_repo: Callable[..., GitRepo]) -> None:
-    """The helper's user, without the helper, is run (it loads, and passes: the
-    test never calls ``format``), not predicted UNRESOLVED; the answer is the
-    changed ``add`` alone."""
-    repo = make_repo("jsrun")
-    good = repo.commit({"lib.js": GOOD_JS.encode(), "test.js": TEST_JS.encode()})
+NEEDS_NODE = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+def _search(repo: GitRepo, test_js: str) -> tuple[dict[str, Any], str]:
+    """wynot's JSON report and log on GOOD_JS -> the cause, the use, the helper;
+    the answer is checked to be the changed ``add`` alone, with nothing predicted."""
+    good = repo.commit({"lib.js": GOOD_JS.encode(), "test.js": test_js.encode()})
     bad = repo.commit({"lib.js": _bad_js(load_time_use=False).encode(),
-                       "test.js": TEST_JS.encode()})
+                       "test.js": test_js.encode()})
     done = run_wynot(good, bad, "--json", "--no-cache", "--strategy", "hunks", "--",
                      "node", "test.js", cwd=repo.path)
     report = json.loads(done.stdout)
     assert len(report["changes"]) == 1, done.stderr
     assert "a + b + 1" in json.dumps(report["changes"][0])
     assert not any(t["source"] == "predicted" for t in report["tests"]), report["tests"]
+    return report, done.stderr
+
+
+@NEEDS_NODE
+def test_wynot_runs_a_configuration_whose_helper_is_missing_inside_a_function(
+        make_repo: Callable[..., GitRepo]) -> None:
+    """The helper's user, without the helper, is run (it loads, and passes: the
+    test never calls ``format``), not predicted UNRESOLVED; the answer is the
+    changed ``add`` alone."""
+    report, log = _search(make_repo("jsrun"), TEST_JS)
     ran = {t["outcome"] for t in report["tests"] if t["ran"] and t["output"]
            and "helper false, user true" in Path(t["output"]).read_text(encoding="utf-8")}
-    assert ran and ran <= {"pass", "fail"}, (ran, done.stderr)
+    assert ran and ran <= {"pass", "fail"}, (ran, log)
 
 
 CALLING_TEST_JS = """'use strict';
@@ -182,20 +193,11 @@ process.exit(lib.add(1, 2) === 3 ? 0 : 1);
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@NEEDS_NODE
 def test_a_called_helper_that_is_missing_is_repaired_by_its_name(
         make_repo: Callable[..., GitRepo]) -> None:
     """When the test does call the function, the missing helper is Node's
     ``ReferenceError``: that run did not build (not a failure to blame), and
     resolution adds the change that defines the name it reports."""
-    repo = make_repo("jsrepair")
-    good = repo.commit({"lib.js": GOOD_JS.encode(), "test.js": CALLING_TEST_JS.encode()})
-    bad = repo.commit({"lib.js": _bad_js(load_time_use=False).encode(),
-                       "test.js": CALLING_TEST_JS.encode()})
-    done = run_wynot(good, bad, "--json", "--no-cache", "--strategy", "hunks", "--",
-                     "node", "test.js", cwd=repo.path)
-    report = json.loads(done.stdout)
-    assert len(report["changes"]) == 1, done.stderr
-    assert "a + b + 1" in json.dumps(report["changes"][0])
-    assert "resolving: shout -> adding 1 change" in done.stderr
-    assert not any(t["source"] == "predicted" for t in report["tests"]), report["tests"]
+    _, log = _search(make_repo("jsrepair"), CALLING_TEST_JS)
+    assert "resolving: shout -> adding 1 change" in log
