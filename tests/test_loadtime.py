@@ -126,6 +126,24 @@ def test_a_use_inside_a_function_body_is_a_hint_and_a_load_time_use_a_need(
     assert helper in deps.needs_only().needs[loader]
 
 
+def test_removing_a_helper_needs_only_its_load_time_users_changed(
+        make_repo: Callable[..., GitRepo]) -> None:
+    """The other rule the same way: removing ``shout`` needs the change that
+    stops calling it at load time, and gives only a hint towards the change
+    that stops calling it inside ``format``."""
+    repo = make_repo("jsremove")
+    good = repo.commit({"lib.js": _bad_js(load_time_use=True).encode()})
+    bad = repo.commit({"lib.js": GOOD_JS.encode()})
+    diff = read_diff(repo.path, good, bad)
+    deps = analyse(diff).dependencies()
+    by_line = {next(line[1:].strip() for line in c.hunk.text.split("\n")[1:]
+                    if line.startswith("-")): c.id for c in diff.changes if c.hunk}
+    remover, user = by_line["function shout(s) {"], by_line["var s = shout(String(x));"]
+    loader = by_line["var LOUD = shout('ready');"]
+    assert deps.needs_only().needs[remover] == {loader}
+    assert any(a == remover and b == user for a, b, _ in deps.hints)
+
+
 def test_c_keeps_the_need_of_a_use_inside_a_function_body(
         make_repo: Callable[..., GitRepo]) -> None:
     repo = make_repo("cneeds")
