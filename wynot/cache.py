@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wynot.changes import flipped
 from wynot.outcome import Outcome
 from wynot.state import DEFAULT_KEEP_RUNS, OWNER_FILE, owner_token, prune_runs
 from wynot.state import STATE_DIR_NAME as STATE_DIR_NAME
@@ -230,7 +231,7 @@ class RunLog:
             number_before, before = base
             if before is ids:
                 return {"from": number_before, "add": [], "drop": []}
-            changed = ids ^ before
+            changed = flipped(before, ids)
             if 2 * len(changed) < len(ids):
                 return {"from": number_before, "add": sorted(changed & ids),
                         "drop": sorted(changed & before)}

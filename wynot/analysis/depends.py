@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from wynot.analysis.calls import Signature, broken_by
 from wynot.analysis.clusters import Cluster
 from wynot.analysis.symbols import FileSymbols, Symbols
+from wynot.changes import flipped
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
 MAX_USERS = 200       # a removed name on more changed lines than this is too common
@@ -164,7 +165,7 @@ class Dependencies:
                     unmet_before: frozenset[int]) -> frozenset[int] | None:
         """The members of ``config`` that lack a need, from those of ``before``;
         None when the two differ in more than an eighth of ``config``."""
-        changed = config ^ before
+        changed = flipped(before, config)
         if 8 * len(changed) > len(config):
             return None
         if self._needed_by is None:
