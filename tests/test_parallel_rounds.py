@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -117,3 +120,64 @@ def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> 
     with LocalPool(repo, commands, 2, warm=good):
         pass  # outside the block: removed when the pool closes, as ever
     assert leftover_worktrees(repo) == []
+
+
+_REMOVAL_UNDER_INTERRUPTS = """
+import json, os, signal, subprocess, sys, threading, time
+from pathlib import Path
+from wynot.changes import Diff
+from wynot.executor import Job
+from wynot.pool import LocalPool, removal_after
+from wynot.runner import Commands
+
+repo, good, bad, out = Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])
+workers = int(sys.argv[5])
+# every test waits until all are running: each worker has made its worktree
+barrier = f"touch {out}/$$; while [ $(ls {out} | wc -l) -lt {workers} ]; do sleep 0.01; done"
+
+def interrupt() -> None:
+    # once the removal has begun, Ctrl-C after Ctrl-C until the end, received by this
+    # thread (it does not hold them off): each is raised in the main thread
+    while not any(t.name == "wynot-removal" for t in threading.enumerate()):
+        time.sleep(0.0001)
+    with open(out.parent / "sent", "ab", buffering=0) as sent:
+        while any(t.name == "wynot-removal" for t in threading.enumerate()):
+            sent.write(b"x")
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.0005)
+
+with removal_after():
+    with LocalPool(repo, Commands(test=("sh", "-c", barrier)), workers, warm=good) as pool:
+        pool.begin(good, Diff(good=good, bad=bad, files=(), changes=()))
+        handles = [pool.submit(Job(frozenset(), out.parent / f"{i}.out", commit=good))
+                   for i in range(workers)]
+        print([h.result().outcome.name for h in handles], file=sys.stderr)
+    listed = subprocess.run(["git", "-C", str(repo), "worktree", "list", "--porcelain"],
+                            capture_output=True, text=True, check=True).stdout
+    roots = [line.split(" ", 1)[1] for line in listed.splitlines() if line.startswith("worktree ")]
+    (out.parent / "roots.json").write_text(json.dumps(roots[1:]))
+    threading.Thread(target=interrupt, daemon=True).start()
+"""  # the interrupts, held off until every worktree has gone, end the script
+
+
+def test_worktrees_are_removed_together_and_entirely_under_interrupts(tmp_path: Path) -> None:
+    """The worktrees of a pool go at the same time (one thread each) at the end of
+    :func:`removal_after`, while Ctrl-C arrives again and again and is raised in the
+    main thread: none is left registered, no directory and no owner record stays,
+    and the interrupt is raised once they are gone."""
+    repo = good_bad_repo(tmp_path / "repo")
+    good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
+    (tmp_path / "started").mkdir()
+    workers = 6
+    proc = subprocess.run([sys.executable, "-c", _REMOVAL_UNDER_INTERRUPTS, str(repo), good,
+                           bad, str(tmp_path / "started"), str(workers)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == -signal.SIGINT, proc.stderr  # ended by the interrupt
+    assert (tmp_path / "sent").read_bytes(), "no interrupt came while the worktrees went"
+    assert "['PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'PASS']" in proc.stderr
+    roots = [Path(root) for root in json.loads((tmp_path / "roots.json").read_text())]
+    assert len(set(roots)) == workers
+    assert [root for root in roots if root.parent.exists()] == []
+    assert leftover_worktrees(repo) == []
+    assert not list((repo / ".git" / "worktrees").glob("*"))
+    assert not list((repo / ".git" / "wynot" / "owners").glob("*"))

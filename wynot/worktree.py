@@ -19,7 +19,8 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from wynot.changes import FileState
@@ -300,6 +301,57 @@ def signals_deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+MAX_REMOVALS = 16  # worktrees removed at the same time
+
+
+def leave_together(held: Sequence[AbstractContextManager[object]]) -> None:
+    """Leave every context of ``held`` (worktrees made by :func:`scratch_worktree` or
+    :func:`kept_worktree`: their removal) at the same time, and return when all are left.
+
+    Each removal is mostly a git process deleting files: several at once take
+    little longer than one. They run in threads of their own (at most
+    :data:`MAX_REMOVALS`, each taking the next context until none is left),
+    started with interrupts held off, so that a signal neither cuts one short
+    nor lands in them. One that reaches this thread anyway (a signal another
+    thread received) is raised again once every removal has ended; so is the
+    first error of a removal.
+    """
+    todo = list(reversed(held))
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def leave() -> None:
+        while True:
+            with lock:
+                if not todo:
+                    return
+                context = todo.pop()
+            try:
+                context.__exit__(None, None, None)
+            except BaseException as error:  # noqa: BLE001 - raised in the caller's thread
+                errors.append(error)
+
+    threads: list[threading.Thread] = []
+    interrupted: BaseException | None = None
+    with signals_deferred():
+        while True:
+            try:
+                while len(threads) < min(len(held), MAX_REMOVALS):
+                    threads.append(threading.Thread(target=leave, name="wynot-removal"))
+                    threads[-1].start()
+                for thread in threads:
+                    with contextlib.suppress(RuntimeError):  # a start cut short
+                        thread.join()
+                break
+            except KeyboardInterrupt as error:  # every removal ends first
+                interrupted = error
+        leave()  # what no thread took (none started)
+    if interrupted is not None:
+        raise interrupted
+    if errors:
+        raise errors[0]
 
 
 def reclaim(repo: Path, state: Path) -> int:
