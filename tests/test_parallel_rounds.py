@@ -99,8 +99,8 @@ def _running(pid: int) -> bool:
 
 
 def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> None:
-    """A pool closed inside :func:`removal_after` keeps its worktrees until the block
-    ends (its runs are over), and they go however the block ends."""
+    """A pool closed inside :func:`removal_after` has its runs over when it closes, and
+    its worktrees gone when the block ends, however it ends."""
     repo = good_bad_repo(tmp_path / "repo")
     commands = Commands(test=("grep", "-q", "1", "value.txt"))
     good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
@@ -110,7 +110,7 @@ def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> 
             handles = [pool.submit(Job(frozenset(), tmp_path / f"{i}.out", commit=sha))
                        for i, sha in enumerate([good, bad])]
             assert [h.result().outcome for h in handles] == [Outcome.PASS, Outcome.FAIL]
-        assert len(leftover_worktrees(repo)) == 2, "removed before the block ended"
+        assert all(h.done() for h in handles)
     assert leftover_worktrees(repo) == []
     with pytest.raises(RuntimeError, match="report failed"), removal_after():
         with LocalPool(repo, commands, 2, warm=good):
@@ -152,19 +152,21 @@ with removal_after():
         handles = [pool.submit(Job(frozenset(), out.parent / f"{i}.out", commit=good))
                    for i in range(workers)]
         print([h.result().outcome.name for h in handles], file=sys.stderr)
-    listed = subprocess.run(["git", "-C", str(repo), "worktree", "list", "--porcelain"],
-                            capture_output=True, text=True, check=True).stdout
-    roots = [line.split(" ", 1)[1] for line in listed.splitlines() if line.startswith("worktree ")]
-    (out.parent / "roots.json").write_text(json.dumps(roots[1:]))
-    threading.Thread(target=interrupt, daemon=True).start()
+        listed = subprocess.run(["git", "-C", str(repo), "worktree", "list", "--porcelain"],
+                                capture_output=True, text=True, check=True).stdout
+        roots = [line.split(" ", 1)[1] for line in listed.splitlines()
+                 if line.startswith("worktree ")]
+        (out.parent / "roots.json").write_text(json.dumps(roots[1:]))
+        threading.Thread(target=interrupt, daemon=True).start()
+    time.sleep(60)  # the worktrees are being removed meanwhile
 """  # the interrupts, held off until every worktree has gone, end the script
 
 
 def test_worktrees_are_removed_together_and_entirely_under_interrupts(tmp_path: Path) -> None:
-    """The worktrees of a pool go at the same time (one thread each) at the end of
-    :func:`removal_after`, while Ctrl-C arrives again and again and is raised in the
-    main thread: none is left registered, no directory and no owner record stays,
-    and the interrupt is raised once they are gone."""
+    """The worktrees of a pool go at the same time (one thread each) from its close,
+    inside :func:`removal_after`, while Ctrl-C arrives again and again and is raised
+    in the main thread: none is left registered, no directory and no owner record
+    stays, and the interrupt is raised once they are gone."""
     repo = good_bad_repo(tmp_path / "repo")
     good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
     (tmp_path / "started").mkdir()

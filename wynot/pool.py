@@ -25,17 +25,17 @@ from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
 from wynot.worktree import (
+    Removal,
     ScratchWorktree,
     kept_worktree,
-    leave_together,
     scratch_worktree,
     signals_deferred,
+    wait_all,
 )
 
 RESULT_POLL_SECONDS = 0.1
 # Inside :func:`removal_after`: where closing pools leave their worktrees' removal.
-_LATER: ContextVar[list[AbstractContextManager[object]] | None] = ContextVar("later",
-                                                                            default=None)
+_LATER: ContextVar[list[Removal] | None] = ContextVar("later", default=None)
 
 
 @dataclass(eq=False)
@@ -173,8 +173,8 @@ class LocalPool:
 
     def close(self) -> None:
         """Cancel what is queued or running, wait for the workers, remove the worktrees,
-        all at once (:func:`~wynot.worktree.leave_together`; inside :func:`removal_after`:
-        at the end of its block).
+        all at once (a :class:`~wynot.worktree.Removal`; inside :func:`removal_after`,
+        it is under way while the block goes on, and waited for at its end).
 
         Interrupts are held off meanwhile (they are delivered afterwards): a second
         Ctrl-C must not leave a worktree behind. One that a worker thread receives
@@ -197,12 +197,13 @@ class LocalPool:
                         thread.join()
                     except KeyboardInterrupt as error:  # the workers first, then leave
                         interrupted = error
+            removal = Removal(self._held)  # under way from now on, all at once
+            self._held = []
             later = _LATER.get()
-            held, self._held = self._held, []
             if later is None or interrupted is not None:
-                leave_together(held)  # all at once
+                removal.wait()
             else:
-                later.extend(held)
+                later.append(removal)
             kill_leftovers()  # daemons the tests started live no longer than the run
         if interrupted is not None:
             raise interrupted
@@ -320,20 +321,20 @@ def removal_after() -> Iterator[None]:
     """Leave the removal of worktrees to the end of this block.
 
     A :class:`LocalPool` closed inside the block cancels its runs and waits for
-    its workers as always, but its worktrees stay until the block ends, so that
-    what follows (writing the report) does not wait for them. They are removed
-    however the block ends, an exception or an interrupt included, all at once
-    (those of every pool closed in it), with interrupts held off meanwhile
+    its workers as always, and starts removing its worktrees, all at once, but
+    does not wait for that: what follows (writing the report) goes on
+    meanwhile. The block's end waits until they are removed, however it ends,
+    an exception or an interrupt included, with interrupts held off meanwhile
     (delivered afterwards).
     """
-    later: list[AbstractContextManager[object]] = []
+    later: list[Removal] = []
     token = _LATER.set(later)
     try:
         yield
     finally:
         with signals_deferred():
             _LATER.reset(token)
-            leave_together(later)
+            wait_all(later)
 
 
 @contextlib.contextmanager
