@@ -17,8 +17,11 @@ from test_cli_state import good_bad_repo, leftover_worktrees
 
 from cli_helpers import git_out, run_wynot
 from wynot import isolate as isolate_module
+from wynot import tester as testers
 from wynot.analyse import Analysis
+from wynot.cache import RunLog
 from wynot.changes import Diff
+from wynot.diffread import read_diff
 from wynot.errors import PremiseError
 from wynot.executor import Job
 from wynot.isolate import Request, isolate
@@ -183,3 +186,46 @@ def test_worktrees_are_removed_together_and_entirely_under_interrupts(tmp_path: 
     assert leftover_worktrees(repo) == []
     assert not list((repo / ".git" / "worktrees").glob("*"))
     assert not list((repo / ".git" / "wynot" / "owners").glob("*"))
+
+
+def test_label_runs_of_an_answer_that_failed_are_kept_for_likelier_guesses(
+        tmp_path: Path) -> None:
+    """A likely answer run twice ahead, and without each of its changes (labelling's
+    first questions): once it has FAILED, its label runs still running are not
+    cancelled when a new plan needs their workers for other guesses; labelling
+    then adopts them."""
+    repo = good_bad_repo(tmp_path / "repo")
+    good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
+    diff = read_diff(repo, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    answer = frozenset({ids["value.txt"], ids["notes.txt"]})
+    gate = tmp_path / "gate"
+    # the answer fails at once; every other configuration waits for the gate, then passes
+    script = (f"if grep -q 2 value.txt && grep -q LINE notes.txt; then exit 1; fi; "
+              f"while [ ! -e '{gate}' ]; do sleep 0.01; done")
+    commands = Commands(test=("sh", "-c", script))
+    log = RunLog(tmp_path / "runs")
+    labels = [answer - {ids["value.txt"]}, answer - {ids["notes.txt"]}]
+    try:
+        with LocalPool(repo, commands, 4, warm=good) as pool:
+            searcher = testers.Tester(diff, pool, commands, None, "key", log, lambda _: None)
+            pool.begin(good, diff)
+            searcher.speculate([answer, *labels], again=[answer])  # 4 runs on 4 workers
+            while searcher.peek(answer) is not Outcome.FAIL:
+                time.sleep(0.01)
+            others = [frozenset({ids["other.txt"]}), frozenset({ids["other.txt"],
+                                                                ids["value.txt"]}),
+                      frozenset({ids["other.txt"], ids["notes.txt"]})]
+            searcher.speculate(others, again=[])  # three guesses, at most two free workers
+            gate.touch()
+            asked = [searcher.run(config, "label") for config in labels]
+            searcher.finish()
+    finally:
+        log.close()
+    assert [r.outcome for r in asked] == [Outcome.PASS, Outcome.PASS]
+    assert all(Path(r.output).name.startswith("spec-") for r in asked), "not adopted"
+    entries = [json.loads(line) for line in
+               (log.dir / "log.jsonl").read_text(encoding="utf-8").splitlines()]
+    cancelled = [frozenset(e["changes"]) for e in entries if e.get("source") == "cancelled"]
+    assert not set(labels) & set(cancelled)
+    assert leftover_worktrees(repo) == []
