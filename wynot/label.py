@@ -27,6 +27,7 @@ from wynot.grow import Repair, grow, worth_growing
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
+from wynot.removals import Blame, Evidence, probe
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
 from wynot.tester import Tester
 
@@ -164,7 +165,7 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
           found: frozenset[int], units: Mapping[int, int],
-          repair: Repair | None = None) -> Labelled:
+          repair: Repair | None = None, blame: Blame | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
@@ -179,9 +180,12 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     and single changes only inside the units that stay. A removal that still
     FAILS drops what it removed, which makes the answer 1-minimal over units
     and over changes; the sweep goes on after a drop, and the labels given
-    before it are stale and are given again by another sweep. Raises
-    SearchStopped (with the answer so far, which fails) when the budget runs
-    out.
+    before it are stale and are given again by another sweep. With ``blame``
+    (failure resolution: the changes an error output names as its one
+    repair), a removal that an earlier run shows cannot build is labelled from
+    that run, and removals no run answers are first probed together
+    (:mod:`wynot.removals`). Raises SearchStopped (with the answer so far,
+    which fails) when the budget runs out.
     """
     needs = deps.needs_only()
     distance = _distances(needs, found)
@@ -200,11 +204,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     if len(far) > 1 and far < chosen and _run_label(
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
         chosen -= far
+    evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
+            evidence)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -212,7 +218,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
 
 def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
            removals: list[frozenset[int]], roles: dict[int, str],
-           alone: set[int], repair: Repair | None = None
+           alone: set[int], repair: Repair | None = None, evidence: Evidence | None = None
            ) -> tuple[frozenset[int], dict[int, str], set[int]]:
     """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
 
@@ -227,7 +233,10 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     is removed once more with them (:func:`closed_part`): if that FAILS, all
     of them drop (a part of the program that the cause does not use, and its
     few users; a unit that more changes need is likelier to be what the cause
-    stands on). Labels come only from removals of one unit.
+    stands on). Labels come only from removals of one unit. With ``evidence``,
+    a removal that an earlier run shows cannot build is not run, and one
+    that no run answers yet is first removed together with the next pending
+    ones (:func:`wynot.removals.probe`).
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -253,7 +262,14 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
             tester.predict(rest, "label", "predicted: the rest of its unit needs it")
             alone.update(removed)
             continue
-        outcome = _run_label(tester, rest, stop, chosen)
+        answer = (_answered(tester, stop, chosen, removed, removals[at:], evidence)
+                  if evidence is not None else None)  # a run that did not build without it
+        if isinstance(answer, frozenset):  # a probe that still FAILS: all it removed drop
+            chosen, roles, alone, streak = answer, {}, set(), streak + 1
+            continue
+        outcome = (_run_label(tester, rest, stop, chosen) if answer is None else tester.predict(
+            rest, "label", f"predicted: test {answer.number} did not build without "
+            f"{'it' if len(removed) == 1 else 'them'}").outcome)
         several = outcome is Outcome.UNRESOLVED and len(removed) > 1
         closed = closed_part(rest, needs) if several else rest
         if (closed != rest and closed and len(rest - closed) <= len(removed)
@@ -270,6 +286,22 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         if len(removed) == 1:
             alone.update(removed)
     return chosen, roles, alone
+
+
+def _answered(tester: Tester, stop: Stop, chosen: frozenset[int], removed: frozenset[int],
+              later: Sequence[frozenset[int]], evidence: Evidence
+              ) -> TestRecord | frozenset[int] | None:
+    """The run that shows ``chosen - removed`` cannot build (:class:`Evidence`); else,
+    after a probe that removes it with the next pending removals of ``later``,
+    that probe's answer when it still FAILS, or the run it has become; else None."""
+    known = evidence.unbuildable(chosen - removed, removed)
+    if known is not None:
+        return known
+    pending = [removed] + [r for r in later if r <= chosen and r != removed
+                           and evidence.unbuildable(chosen - r, r) is None]
+    dropped = probe(lambda config: _label_run(tester, config, stop, chosen), evidence,
+                    chosen, pending)
+    return dropped if dropped is not None else evidence.unbuildable(chosen - removed, removed)
 
 
 def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
