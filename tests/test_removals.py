@@ -10,7 +10,6 @@ from test_resolve import c_project, compile_config, hunk_of, resolver_for
 
 from cli_helpers import run_wynot
 from conftest import Executable
-from wynot.analysis.depends import Dependencies
 from wynot.removals import MAX_PROBE, MIN_PROBE, Prober
 
 
@@ -44,32 +43,18 @@ def test_an_error_with_no_single_repair_blames_nothing(make_repo, tmp_path: Path
 
 def test_the_probe_widens_while_its_errors_answer_and_stops_when_they_do_not() -> None:
     removals = [frozenset({i}) for i in range(40)]
-    none = Dependencies()
     prober = Prober()
-    assert len(prober.batch(removals, none)) == 4
+    assert len(prober.batch(removals)) == 4
     prober.learn(removals[:4], 2)  # half answered: wider
-    assert len(prober.batch(removals, none)) == 8
+    assert len(prober.batch(removals)) == 8
     for _ in range(4):
         prober.learn(removals[:8], 8)
-    assert len(prober.batch(removals, none)) == MAX_PROBE
+    assert len(prober.batch(removals)) == MAX_PROBE
     prober.learn(removals[:MAX_PROBE], 1)  # one error a run (Python): narrower
     prober.learn(removals[:8], 1)
     prober.learn(removals[:4], 0)
-    assert prober.width < MIN_PROBE and prober.batch(removals, none) == []
-    assert Prober().batch(removals[:MIN_PROBE - 1], none) == []  # too few to be worth it
-
-
-def test_a_probe_keeps_a_change_apart_from_what_it_needs_and_what_needs_it() -> None:
-    """0 needs 1, 2 is tied to 3: a probe that removed both of a pair would hide
-    the error that either one's absence shows."""
-    deps = Dependencies({0: {1}})
-    deps.tie(2, 3)
-    removals = [frozenset({i}) for i in range(7)]
-    assert Prober().batch(removals, deps) == [frozenset({0}), frozenset({2}),
-                                              frozenset({4}), frozenset({5})]
-    assert Prober().batch(removals[1:], deps) == [frozenset({1}), frozenset({2}),
-                                                  frozenset({4}), frozenset({5})]
-    assert Prober().batch(removals[:4], deps) == []  # two independent ones only
+    assert prober.width < MIN_PROBE and prober.batch(removals) == []
+    assert Prober().batch(removals[:MIN_PROBE - 1]) == []  # too few to be worth it
 
 
 # Exit 125 when the program does not build, 1 for BAD's sum, 0 for GOOD's.

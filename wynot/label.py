@@ -204,7 +204,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     if len(far) > 1 and far < chosen and _run_label(
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
         chosen -= far
-    evidence = Evidence(tester, blame, deps) if blame is not None else None
+    evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):

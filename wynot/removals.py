@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from wynot.analysis.depends import Dependencies
 from wynot.outcome import Outcome
 from wynot.result import CACHED, RAN, TestRecord
 from wynot.tester import Tester
@@ -51,25 +50,12 @@ class Prober:
 
     width: int = 4
 
-    def batch(self, pending: Sequence[frozenset[int]],
-              deps: Dependencies) -> list[frozenset[int]]:
-        """The removals the next probe takes together, [] when none is worth it:
-        the first of ``pending``, then the next ones that share no dependency
-        with those taken (either way, ties included). A change removed with the
-        changes it needs, or that need it, conflicts with none of them, so its
-        absence shows no error."""
-        if self.width < MIN_PROBE:
+    def batch(self, pending: Sequence[frozenset[int]]) -> list[frozenset[int]]:
+        """The removals the next probe takes together (the first of ``pending``),
+        [] when none is worth it."""
+        if self.width < MIN_PROBE or len(pending) < MIN_PROBE:
             return []
-        taken: list[frozenset[int]] = []
-        reach: set[int] = set()  # what the taken ones need, and themselves
-        for removal in pending:
-            if len(taken) == self.width:
-                break
-            closure = deps.closure(removal)
-            if reach.isdisjoint(removal) and not any(c in closure for r in taken for c in r):
-                taken.append(removal)
-                reach.update(closure)
-        return taken if len(taken) >= MIN_PROBE else []
+        return list(pending[:self.width])
 
     def learn(self, batch: Sequence[frozenset[int]], answered: int) -> None:
         """Adjust the width after a probe that answered ``answered`` of ``batch``."""
@@ -85,7 +71,6 @@ class Evidence:
 
     tester: Tester
     blame: Blame
-    deps: Dependencies  # the known dependencies, ties included: what a probe keeps apart
     prober: Prober = field(default_factory=lambda: Prober())
     _blamed: dict[int, frozenset[int]] = field(default_factory=dict)
 
@@ -114,11 +99,14 @@ def probe(run: LabelRun, evidence: Evidence, chosen: frozenset[int],
     """Remove several of ``pending`` (removals from ``chosen`` that no run answers
     yet) in one run. Returns the answer left when that still FAILS (all of them
     drop), else None: an UNRESOLVED probe has become evidence for the removals
-    its errors answer, which :meth:`Evidence.unbuildable` then finds. The
-    probe takes removals that share no dependency (``evidence.deps``)
-    (:meth:`Prober.batch`)."""
+    its errors answer, which :meth:`Evidence.unbuildable` then finds.
+
+    A change removed together with the changes it needs shows no error of
+    its own (nothing that stays conflicts with it); it is left to a run of
+    its own. Keeping such changes apart in a probe made the probes smaller
+    and cost more runs than it saved (docs/performance.md)."""
     prober = evidence.prober
-    batch = prober.batch(pending, evidence.deps)
+    batch = prober.batch(pending)
     removed = frozenset().union(*batch)
     rest = chosen - removed
     if not batch or not rest:
