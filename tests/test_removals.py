@@ -44,17 +44,24 @@ def test_an_error_with_no_single_repair_blames_nothing(make_repo, tmp_path: Path
 def test_the_probe_widens_while_its_errors_answer_and_stops_when_they_do_not() -> None:
     removals = [frozenset({i}) for i in range(40)]
     prober = Prober()
-    assert len(prober.batch(removals)) == 4
+    assert len(prober.batch(removals, 40)) == 4
     prober.learn(removals[:4], 2)  # half answered: wider
-    assert len(prober.batch(removals)) == 8
+    assert len(prober.batch(removals, 40)) == 8
     for _ in range(4):
         prober.learn(removals[:8], 8)
-    assert len(prober.batch(removals)) == MAX_PROBE
-    prober.learn(removals[:MAX_PROBE], 1)  # one error a run (Python): narrower
+    assert len(prober.batch(removals, 40)) == MAX_PROBE
+    prober.learn(removals[:MAX_PROBE], 1)  # one error a run: narrower
     prober.learn(removals[:8], 1)
     prober.learn(removals[:4], 0)
-    assert prober.width < MIN_PROBE and prober.batch(removals) == []
-    assert Prober().batch(removals[:MIN_PROBE - 1]) == []  # too few to be worth it
+    assert prober.width < MIN_PROBE and prober.batch(removals, 40) == []
+    assert Prober().batch(removals[:MIN_PROBE - 1], 40) == []  # too few to be worth it
+
+
+def test_a_probe_removes_at_most_its_limit() -> None:
+    """Units of 2, 3 and 1 changes, at most 5 changes: the first two only, too few."""
+    removals = [frozenset({0, 1}), frozenset({2, 3, 4}), frozenset({5}), frozenset({6})]
+    assert Prober().batch(removals, 5) == []
+    assert Prober().batch(removals, 6) == removals[:3]
 
 
 # Exit 125 when the program does not build, 1 for BAD's sum, 0 for GOOD's.

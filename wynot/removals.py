@@ -50,12 +50,18 @@ class Prober:
 
     width: int = 4
 
-    def batch(self, pending: Sequence[frozenset[int]]) -> list[frozenset[int]]:
-        """The removals the next probe takes together (the first of ``pending``),
-        [] when none is worth it."""
-        if self.width < MIN_PROBE or len(pending) < MIN_PROBE:
-            return []
-        return list(pending[:self.width])
+    def batch(self, pending: Sequence[frozenset[int]], limit: int) -> list[frozenset[int]]:
+        """The removals the next probe takes together: the first of ``pending`` and
+        the next ones, at most ``limit`` changes in all; [] when that is fewer
+        than :data:`MIN_PROBE` removals."""
+        taken: list[frozenset[int]] = []
+        size = 0
+        for removal in pending[:self.width]:
+            if size + len(removal) > limit:
+                break
+            taken.append(removal)
+            size += len(removal)
+        return taken if len(taken) >= MIN_PROBE else []
 
     def learn(self, batch: Sequence[frozenset[int]], answered: int) -> None:
         """Adjust the width after a probe that answered ``answered`` of ``batch``."""
@@ -73,6 +79,7 @@ class Evidence:
     blame: Blame
     prober: Prober = field(default_factory=lambda: Prober())
     _blamed: dict[int, frozenset[int]] = field(default_factory=dict)
+    _several: bool = False
 
     def unbuildable(self, rest: frozenset[int], removed: frozenset[int]) -> TestRecord | None:
         """A real run whose configuration ``rest`` contains and whose errors each
@@ -84,6 +91,16 @@ class Evidence:
                     and self.blamed(record) & removed):
                 return record
         return None
+
+    def several(self) -> bool:
+        """Whether some run of this search reported errors that blame two changes or
+        more: the test's output shows many errors at once (a C compiler; Python
+        stops at the first), so that one probe can answer several removals."""
+        if not self._several:
+            self._several = any(
+                len(self.blamed(r)) > 1 for r in self.tester.records
+                if r.outcome is Outcome.UNRESOLVED and r.source == RAN and r.output)
+        return self._several
 
     def blamed(self, record: TestRecord) -> frozenset[int]:
         """The changes ``record``'s errors name as their one repair (read once)."""
@@ -104,9 +121,15 @@ def probe(run: LabelRun, evidence: Evidence, chosen: frozenset[int],
     A change removed together with the changes it needs shows no error of
     its own (nothing that stays conflicts with it); it is left to a run of
     its own. Keeping such changes apart in a probe made the probes smaller
-    and cost more runs than it saved (docs/performance.md)."""
+    and cost more runs than it saved (docs/performance.md). No probe removes
+    more than half of ``chosen`` (with most of the answer gone the cause
+    goes too, and the probe PASSES: no evidence), and none is made before a
+    run of this search has shown errors that blame two changes or more
+    (:meth:`Evidence.several`)."""
+    if not evidence.several():
+        return None
     prober = evidence.prober
-    batch = prober.batch(pending)
+    batch = prober.batch(pending, len(chosen) // 2)  # the rest keeps half: it rarely PASSES
     removed = frozenset().union(*batch)
     rest = chosen - removed
     if not batch or not rest:
