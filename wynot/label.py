@@ -10,20 +10,20 @@ changes that need each other (a renamed function and its callers) drops in
 one run. Only inside a unit that stays are single changes removed, and the
 labels come from those same runs: removing a cause makes the test PASS,
 removing context makes it UNRESOLVED. The configurations each step tries are
-computed by pure functions (:func:`sweep_units`), so that they can be run in
-parallel.
+computed by pure functions (:mod:`wynot.label_units`), so that they can be
+run in parallel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
+from wynot.label_units import closed_part, cores, distances, in_units, sweep_units
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -188,7 +188,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     which fails) when the budget runs out.
     """
     needs = deps.needs_only()
-    distance = _distances(needs, found)
+    distance = distances(needs, found)
     growing = repair if repair is not None and worth_growing(found & chosen, chosen) else None
     for core in cores(chosen, found, needs, closed_only=growing is None):
         if growing is not None:  # the rest of the context at once, but the repairs
@@ -207,7 +207,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
-    while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
+    while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
             chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
             evidence)
@@ -304,72 +304,6 @@ def _answered(tester: Tester, stop: Stop, chosen: frozenset[int], removed: froze
     return dropped if dropped is not None else evidence.unbuildable(chosen - removed, removed)
 
 
-def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
-    """The largest part of ``config`` closed under ``needs``: ``config`` less every
-    change that needs, directly or through others, a change outside it. Pure."""
-    return frozenset(c for c in config if needs.closure({c}) <= config)
-
-
-def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
-          closed_only: bool = True) -> list[frozenset[int]]:
-    """The smaller answers to try first: dd+'s answer alone, then with its derived
-    closure; only those smaller than ``chosen``, and with ``closed_only`` only those
-    that the dependencies let build. Pure."""
-    tries: list[frozenset[int]] = []
-    core = found & chosen
-    for candidate in (core, needs.closure(core) & chosen):
-        if candidate and candidate < chosen and candidate not in tries and (
-                not closed_only or needs.is_closed(candidate)):
-            tries.append(candidate)
-    return tries
-
-
-def sweep_units(chosen: frozenset[int], done: AbstractSet[int], alone: AbstractSet[int],
-                deps: Dependencies, units: Mapping[int, int],
-                distance: Mapping[int, int]) -> list[frozenset[int]]:
-    """What to remove from ``chosen``, one removal a run, to label what is not labelled.
-
-    Each unit (the changes of ``chosen`` in one grouping unit or one cycle of
-    ``deps``) whole, farthest from the cause first; then, inside units of
-    several changes, each change alone. A unit all in ``done`` (labelled
-    already) is not removed again, nor a change in ``alone`` (labelled by a
-    removal of its own). Pure.
-    """
-    groups = _units(chosen, deps, units)
-    order = sorted(groups, key=lambda g: (-min(distance.get(c, 0) for c in g), min(g)))
-    removals: list[frozenset[int]] = [g for g in order if not g <= done]
-    removals.extend(frozenset({c}) for g in order if len(g) > 1
-                    for c in sorted(g) if c not in alone)
-    return removals
-
-
-def _in_units(chosen: frozenset[int], deps: Dependencies,
-              units: Mapping[int, int]) -> set[int]:
-    """The changes of ``chosen`` that share their unit with another one."""
-    return {c for g in _units(chosen, deps, units) if len(g) > 1 for c in g}
-
-
-def _units(chosen: frozenset[int], deps: Dependencies,
-           units: Mapping[int, int]) -> list[frozenset[int]]:
-    """The changes of ``chosen`` grouped by unit, a cycle of ``deps`` joining its units."""
-    parent = {c: units.get(c, -1 - c) for c in chosen}
-    joined: dict[int, int] = {}
-
-    def find(u: int) -> int:
-        while joined.get(u, u) != u:
-            u = joined[u]
-        return u
-
-    for component in deps.components(sorted(chosen)):
-        inside = [parent[c] for c in component if c in parent]
-        for other in inside[1:]:
-            joined[find(other)] = find(inside[0])
-    groups: dict[int, set[int]] = {}
-    for change, unit in parent.items():
-        groups.setdefault(find(unit), set()).add(change)
-    return [frozenset(g) for g in groups.values()]
-
-
 def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset[int],
              repair: Repair | None) -> frozenset[int] | None:
     """``rest`` (``chosen`` less a batch of units) if it still FAILS; else, when it is
@@ -403,18 +337,3 @@ def _label_run(tester: Tester, config: frozenset[int], stop: Stop,
     if stop() and not tester.has_run(config):
         raise SearchStopped(answer, tester.runs("label"))
     return tester.decide(config, "label")
-
-
-def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
-    """How many dependency steps lead from dd+'s answer to each change it needs."""
-    distance = dict.fromkeys(found, 0)
-    frontier = sorted(found)
-    while frontier:
-        reached = []
-        for change in frontier:
-            for needed in sorted(deps.needs.get(change, ())):
-                if needed not in distance:
-                    distance[needed] = distance[change] + 1
-                    reached.append(needed)
-        frontier = reached
-    return distance
