@@ -44,6 +44,14 @@ together as a unit and predicts the configurations that split them. Only a
 cycle of real needs proves that its changes are useless apart, so
 :meth:`Dependencies.needs_only` leaves ties out.
 
+In a language linked at run time (JavaScript), a use inside a function body
+that loading the module does not run (:mod:`wynot.analysis.loadtime`) fails
+only if the test calls that function: the first two rules then give a hint
+(``hints``, for resolution), not a need. Uses that run when the module loads
+(its top level, the body of a wrapper it calls, a function it calls while
+loading) still need their definitions. Languages with a build step are
+unchanged.
+
 Names defined or removed by many changes (``run``, ``name``) say nothing about
 a particular change and are ignored. Everything here is pure.
 """
@@ -165,12 +173,12 @@ def _derive_part(code: Mapping[int, Symbols], files: Mapping[int, FileSymbols] |
         for name in sym.used:
             for definer in definers.get(name, ()):
                 if sees(cid, definer, name, new=True):
-                    deps.add(cid, definer)
+                    _need(deps, cid, definer, name, later=name in sym.later)
         for name in sym.undefined:
             users = [u for u in old_users.get(name, ()) if sees(u, cid, name, new=False)]
             if len(users) <= MAX_USERS:
                 for user in users:
-                    deps.add(cid, user)
+                    _need(deps, cid, user, name, later=name in code[user].later_old)
         for pair in sym.keywords_added:
             adders = param_adders.get(pair, ())
             if len(adders) <= MAX_DEFINERS:
@@ -187,6 +195,15 @@ def _derive_part(code: Mapping[int, Symbols], files: Mapping[int, FileSymbols] |
         where = {cid: files[cid].index for cid in code}
         _derive_imports(code, where, deps)
         _derive_locals(code, where, deps)
+
+
+def _need(deps: Dependencies, a: int, b: int, name: str, *, later: bool) -> None:
+    """``a`` needs ``b`` through ``name``; where the use runs only when a function
+    is called (``later``: a language linked at run time), a hint, not a need."""
+    if later:
+        deps.hints.append((a, b, f"called later {name}"))
+    else:
+        deps.add(a, b)
 
 
 def _derive_retyped(symbols: Mapping[int, Symbols], deps: Dependencies) -> None:

@@ -41,6 +41,7 @@ from wynot.analysis.lexical import (
     text_of,
     tokens,
 )
+from wynot.analysis.loadtime import in_spans
 from wynot.analysis.python import (
     HunkNames,
     PythonSide,
@@ -94,6 +95,11 @@ class Symbols:
     # side (left out of the sets above), and whether the file is a stub (.pyi).
     inert: frozenset[str] = frozenset()
     stub: bool = False
+    # Languages linked at run time (JavaScript): the names of ``used`` (``old``)
+    # that the change's added (removed) lines mention only inside function
+    # bodies that loading the module does not run (:mod:`wynot.analysis.loadtime`).
+    later: frozenset[str] = frozenset()
+    later_old: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         """Share what repeats across a large diff's changes: one empty set (each is
@@ -273,6 +279,8 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         retyped=_retyped(analysis, changed),
         inert=inert,
         stub=kind == ".pyi",
+        later=_later(analysis.outline_new, new_lines, changed[1] if changed else None),
+        later_old=_later(analysis.outline_old, old_lines, changed[0] if changed else None),
     )
 
 
@@ -301,6 +309,18 @@ def _inert(mentioned: tuple[list[str], list[str]], run: tuple[list[str], list[st
     if mentioned == run:
         return frozenset()
     return frozenset(tokens(mentioned[0]) | tokens(mentioned[1])) - evaluated_names
+
+
+def _later(side: Outline | None, lines: list[str], numbers: set[int] | None) -> frozenset[str]:
+    """The names ``lines`` (a hunk's removed or added lines, numbered ``numbers``)
+    mention only inside function bodies that loading the module does not run."""
+    if side is None or not side.deferred or numbers is None:
+        return frozenset()
+    now = [line for number, line in zip(sorted(numbers), lines, strict=True)
+           if not in_spans(number, side.deferred)]
+    if len(now) == len(lines):
+        return frozenset()
+    return frozenset(tokens(lines) - tokens(now))
 
 
 def _retyped(analysis: FileAnalysis, changed: Changed | None) -> frozenset[tuple[str, str, str]]:

@@ -14,8 +14,9 @@ What is read here, generically over the grammars' node types:
 * *definitions*: the name of a declaration (the ``name`` field of its node,
   or the ``declarator`` of a C function or variable);
 * *outline* (:func:`outline`): the functions, methods and types of a file
-  side with their line spans, for grouping by enclosing function, and its
-  declarations by line.
+  side with their line spans, for grouping by enclosing function, its
+  declarations by line, and, in JavaScript, the function bodies that loading
+  the module does not run (:mod:`wynot.analysis.loadtime`).
 
 Pure: nothing here reads files or runs programs.
 """
@@ -32,6 +33,7 @@ from typing import Any
 
 from wynot.analysis.cfunctions import NO_FUNCTIONS, Functions, read_functions
 from wynot.analysis.lexical import suffix
+from wynot.analysis.loadtime import RUNTIME_LINKED, Span, deferred_spans
 
 _EXTENSIONS = {
     "c": (".c", ".h"),
@@ -220,6 +222,9 @@ class Outline:
     scopes: tuple[Scope, ...]
     declared: dict[int, frozenset[str]]
     functions: Functions = NO_FUNCTIONS  # C and C++: prototypes and definitions
+    # languages linked at run time: the lines inside function bodies that loading
+    # the module does not run (:mod:`wynot.analysis.loadtime`)
+    deferred: tuple[Span, ...] = ()
 
 
 def outline(language: str, source: bytes) -> Outline | None:
@@ -248,8 +253,9 @@ def outline(language: str, source: bytes) -> Outline | None:
     if language in FUNCTION_LANGUAGES:
         captured = grammar.cursor(_functions_query(language)).captures(tree.root_node)
         functions = read_functions(captured.get("function", []))
+    deferred = deferred_spans(tree) if language in RUNTIME_LINKED else ()
     return Outline(tuple(found), {line: frozenset(names) for line, names in declared.items()},
-                   functions)
+                   functions, deferred)
 
 
 FUNCTION_LANGUAGES = ("c", "cpp")  # whose function signatures :mod:`cfunctions` reads
