@@ -41,8 +41,11 @@ predicts the hunk count from its own model and checks it against git. Unless
 from __future__ import annotations
 
 import argparse
+import collections
 import copy
 import difflib
+import functools
+import itertools
 import json
 import math
 import os
@@ -111,8 +114,8 @@ class Pkg:
     def path(self) -> str:
         return "/".join(self.parts)
 
-    @property
-    def area(self) -> str:
+    @functools.cached_property
+    def area(self) -> str:  # read for every module on every cluster attempt: computed once
         return self.parts[1] if len(self.parts) > 1 else "core"
 
     def taken(self, name: str) -> bool:
@@ -912,6 +915,9 @@ class Generator:
         self.checks: list[tuple[str, str, str, str]] = []  # module, function, call, expected
         self.cause_owners: list[str] = []
         self.clusters: list[dict[str, object]] = []
+        self.kinds: collections.Counter[str] = collections.Counter()  # clusters by kind
+        self._pool: list[Module] | None = None
+        self._pool_size = 0
         self.unit_hunks = 0  # hunks inside files modified in place, as predicted
         self.file_hunks = 0  # added and deleted files
         self.local_hunks = 0
@@ -1011,6 +1017,15 @@ class Generator:
         func = Func(name, module, noun)
         self.funcs.append(func)
         return FuncUnit(module, func, self.rng, self.rng.randrange(len(V.BODIES)))
+
+    def drop_func(self, func: Func) -> None:
+        """Forget a function made for a cluster that did not fit (usually the last one
+        made: looked for from the end, not through tens of thousands of others)."""
+        for index in range(len(self.funcs) - 1, -1, -1):
+            if self.funcs[index] is func:
+                del self.funcs[index]
+                return
+        raise ValueError("unknown function")
 
     def new_class_unit(self, module: Module) -> ClassUnit:
         noun = self.rng.choice(V.NOUNS)
@@ -1451,7 +1466,7 @@ class Generator:
 
     def cluster_helper(self) -> int | None:
         rng = self.rng
-        pool = [m for m in self.modules if m.special in ("", "checked")]
+        pool = self.cluster_pool()
         module = rng.choice(pool)
         hosts_pool = [m for m in pool if m.rank > module.rank and m is not module]
         if not hosts_pool:
@@ -1481,7 +1496,7 @@ class Generator:
         made = self.attempt_uses(uses, [unit], f"helper:{func.names[BAD]}", show, hide)
         if made is None:
             module.units.remove(unit)
-            self.funcs.remove(func)
+            self.drop_func(func)
             return None
         count, refs = made
         unit.frozen = True
@@ -1539,7 +1554,7 @@ class Generator:
         assert isinstance(old_unit, FuncUnit)
         source = func.homes[GOOD]
         ceiling = min(r.host_module.rank for r in func.refs)
-        targets = [m for m in self.modules if m.special in ("", "checked") and m is not source
+        targets = [m for m in self.cluster_pool() if m is not source
                    and m.rank < ceiling and all(m is not r.host_module for r in func.refs)]
         if not targets:
             return None
@@ -1578,7 +1593,7 @@ class Generator:
 
     def cluster_new_module(self) -> int | None:
         rng = self.rng
-        pool = [m for m in self.modules if m.special in ("", "checked")]
+        pool = self.cluster_pool()
         hosts = rng.sample(pool, min(len(pool), rng.choice([1, 2, 2, 3, 3, 4])))
         pkg = rng.choice(self.pkgs)
         name = self.module_name(pkg)
@@ -1597,7 +1612,7 @@ class Generator:
                                  lambda: None, extra=1)
         if made is None:
             for func in funcs:
-                self.funcs.remove(func)
+                self.drop_func(func)
             return None
         count, refs = made
         pkg.modules.append(module)
@@ -1632,6 +1647,7 @@ class Generator:
 
     def record(self, kind: str, hunks: int, what: str, refs: list[Ref]) -> None:
         self.cluster_hunks += hunks
+        self.kinds[kind] += 1
         homes = [m for r in refs for m in r.target.homes]
         places = [r.host_module for r in refs] + homes
         self.clusters.append({
@@ -1641,12 +1657,21 @@ class Generator:
             "import_time": any(r.import_time for r in refs),
         })
 
+    def cluster_pool(self) -> list[Module]:
+        """The modules that clusters may touch, in ``self.modules``'s order. Computed
+        once: while clusters are made, modules are only added, as "added"."""
+        if self._pool is None or self._pool_size != len(self.modules):
+            self._pool = [m for m in self.modules if m.special in ("", "checked")]
+            self._pool_size = len(self.modules)
+        return self._pool
+
     def make_clusters(self) -> None:
         rng = self.rng
         for module in self.legacy:
             if self.cluster_delete(module) is None:
                 module.exists[BAD] = True  # could not delete cleanly: keep it
                 module.special = "legacy-kept"
+        self._pool = None
         goal = round(self.target * self.cluster_share)
         n_new_modules = max(1, round(self.target / 400))
         kinds = [("rename", 0.4), ("helper", 0.26), ("move", 0.12), ("new module", 0.1),
@@ -1654,8 +1679,7 @@ class Generator:
         failures = 0
         while self.cluster_hunks < goal and failures < 400:
             kind = rng.choices([k for k, _ in kinds], [w for _, w in kinds])[0]
-            if kind == "new module" and sum(
-                    c["kind"] == "new module" for c in self.clusters) >= n_new_modules:
+            if kind == "new module" and self.kinds["new module"] >= n_new_modules:
                 continue
             if kind == "rename":
                 result = self.cluster_rename()
@@ -1672,10 +1696,11 @@ class Generator:
     def fill_local_edits(self) -> None:
         rng = self.rng
         pool = [m for m in self.modules if m.special in ("", "checked")]
-        weights = [m.weight for m in pool]
+        # cumulative once: choices() with plain weights sums them on every call
+        cumulative = list(itertools.accumulate(m.weight for m in pool))
         failures = 0
         while self.unit_hunks + self.file_hunks < self.target:
-            module = rng.choices(pool, weights)[0]
+            module = rng.choices(pool, cum_weights=cumulative)[0]
             units = [u for u in rng.sample(module.units, min(len(module.units), 8))
                      if u.misses < 8 and u.local_edits()]
             if not units or failures > 60:

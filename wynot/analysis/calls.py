@@ -23,6 +23,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from wynot.analysis.compact import reduce
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,9 @@ class Call:
     positional: int         # positional arguments passed
     keywords: frozenset[str]
     open_keywords: bool = False  # unpacks a mapping: more keywords may come
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,9 @@ class Signature:
     required_keywords: frozenset[str]
     varkw: bool
     owner: str = ""              # the class of a method, through which other files see it
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce(self)
 
     def accepts(self, call: Call) -> bool:
         """Whether the call binds to this signature without a TypeError."""

@@ -123,8 +123,9 @@ def make_plan(
     if enclosing is None and "syntax" in criteria:
         files = [analyse_file(fd) for fd in diff.files]
         enclosing = {c.id: enclosing_scope(c, files[c.file]) for c in changes}
-    keys = {c.id: _location(c, diff.files[c.file], criteria, (enclosing or {}).get(c.id, ""))
-            for c in changes}
+    places: dict[int, tuple[str, ...]] = {}  # by file: the same for each of its hunks
+    keys = {c.id: _location(c, diff.files[c.file], criteria, (enclosing or {}).get(c.id, ""),
+                            places) for c in changes}
     lexical = _Union([c.id for c in changes])
     if "lexical" in criteria:
         _join_lexical(changes, symbols, lexical)
@@ -144,17 +145,24 @@ def make_plan(
 
 
 def _location(change: Change, fd: FileDiff, criteria: Sequence[str],
-              enclosing: str) -> tuple[str, ...]:
-    key: list[str] = []
-    path = fd.new_path or fd.old_path or change.path
-    if "dir" in criteria:
-        parts = path.split("/")[:-1]
-        key.extend("/".join(parts[: i + 1]) for i in range(len(parts)))
-    if "file" in criteria:
-        key.append(f"file:{fd.index}")
-    if "syntax" in criteria:
-        key.append("def:" + enclosing)
-    return tuple(key)
+              enclosing: str, places: dict[int, tuple[str, ...]] | None = None
+              ) -> tuple[str, ...]:
+    """A change's grouping key: its directories, file and enclosing scope, as the
+    criteria ask. ``places``: the keys' directory and file part by file index,
+    filled as they are computed (the same for every change of a file)."""
+    place = places.get(fd.index) if places is not None else None
+    if place is None:
+        key: list[str] = []
+        path = fd.new_path or fd.old_path or change.path
+        if "dir" in criteria:
+            parts = path.split("/")[:-1]
+            key.extend("/".join(parts[: i + 1]) for i in range(len(parts)))
+        if "file" in criteria:
+            key.append(f"file:{fd.index}")
+        place = tuple(key)
+        if places is not None:
+            places[fd.index] = place
+    return (*place, "def:" + enclosing) if "syntax" in criteria else place
 
 
 def scope(change: Change, fd: FileDiff, analysis: FileAnalysis | None = None) -> str:

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wynot.analysis.compact import reduce
 from wynot.changes import Change, ChangeKind, FileDiff
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -178,6 +179,27 @@ def text_of(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+# What ``str.splitlines`` cuts at beyond ``\n`` and ``\r``, UTF-8 encoded.
+_OTHER_BREAKS = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8",
+                 b"\xe2\x80\xa9")
+
+
+def lines_with(data: bytes, word: str) -> list[str]:
+    """The lines of ``text_of(data).splitlines()`` that contain ``word`` (ASCII).
+
+    The same lines, decoding only those that hold the word: where the data
+    has no other line break than ``\n`` and ``\r``, its lines as bytes are
+    the text's lines encoded (a decoding error never joins or splits them).
+    """
+    encoded = word.encode("ascii")
+    if encoded not in data or b"\0" in data[:8000]:
+        return []
+    if any(other in data for other in _OTHER_BREAKS):
+        return [line for line in text_of(data).splitlines() if word in line]
+    return [line.decode("utf-8", errors="replace") for line in data.splitlines()
+            if encoded in line]
+
+
 def module_name(path: str) -> str:
     """``pkg/net/http.py`` -> ``http``; ``src/parse.c`` -> ``parse``; '' if none."""
     name = path.rsplit("/", 1)[-1]
@@ -285,6 +307,9 @@ class TokenChange:
     qualifiers: frozenset[tuple[str, str, str]] = frozenset()
     defined: frozenset[str] = frozenset()
     undefined: frozenset[str] = frozenset()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce(self)
 
     def __post_init__(self) -> None:
         """One empty set for all (216 bytes each), one copy of each name."""

@@ -141,7 +141,10 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
                     counted[0]}
         return count
 
-    places = {c.id: (c.file, _module_path(c.path)) for c in diff.changes}
+    modules: dict[str, tuple[str, ...]] = {}  # by path: a file's many hunks share one
+    places = {c.id: (c.file, modules.get(c.path) or modules.setdefault(c.path,
+                                                                       _module_path(c.path)))
+              for c in diff.changes}
     python = {c.id for c in diff.changes if files[c.file].language == "python"}
     links = find_clusters(changed, places, counts("old"), counts("new"), python)
     return Analysis(files=tuple(files), symbols=symbols, enclosing=enclosing,

@@ -27,6 +27,7 @@ from typing import Any
 
 from wynot.analysis.calls import Call, Signature
 from wynot.analysis.cfunctions import retyped
+from wynot.analysis.compact import reduce
 from wynot.analysis.lexical import (
     CODE_SUFFIXES,
     PYTHON_SUFFIXES,
@@ -34,11 +35,11 @@ from wynot.analysis.lexical import (
     Changed,
     definitions,
     imports,
+    lines_with,
     module_name,
     read_change,
     signatures,
     suffix,
-    text_of,
     tokens,
 )
 from wynot.analysis.loadtime import in_spans
@@ -101,6 +102,9 @@ class Symbols:
     later: frozenset[str] = frozenset()
     later_old: frozenset[str] = frozenset()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce(self)
+
     def __post_init__(self) -> None:
         """Share what repeats across a large diff's changes: one empty set (each is
         216 bytes, and most of a change's sets are empty) and one copy of each
@@ -160,8 +164,7 @@ def file_symbols(fd: FileDiff) -> FileSymbols:
     path = fd.new_path or fd.old_path or ""
 
     def imported(side: bytes | None) -> frozenset[str]:
-        lines = [line for line in text_of(side).splitlines() if "import" in line] \
-            if side is not None else []
+        lines = lines_with(side, "import") if side is not None else []
         stars = {m.group(1) for m in map(STAR_IMPORT.match, lines) if m}
         return frozenset(imports(lines) | stars)
 
