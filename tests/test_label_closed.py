@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wynot.analysis.depends import Dependencies
-from wynot.label import closed_part
+from wynot.label_units import closed_part
 
 
 def test_the_users_of_a_removed_unit_go_with_it_and_nothing_else() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -14,8 +17,11 @@ from test_cli_state import good_bad_repo, leftover_worktrees
 
 from cli_helpers import git_out, run_wynot
 from wynot import isolate as isolate_module
+from wynot import tester as testers
 from wynot.analyse import Analysis
+from wynot.cache import RunLog
 from wynot.changes import Diff
+from wynot.diffread import read_diff
 from wynot.errors import PremiseError
 from wynot.executor import Job
 from wynot.isolate import Request, isolate
@@ -96,8 +102,8 @@ def _running(pid: int) -> bool:
 
 
 def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> None:
-    """A pool closed inside :func:`removal_after` keeps its worktrees until the block
-    ends (its runs are over), and they go however the block ends."""
+    """A pool closed inside :func:`removal_after` has its runs over when it closes, and
+    its worktrees gone when the block ends, however it ends."""
     repo = good_bad_repo(tmp_path / "repo")
     commands = Commands(test=("grep", "-q", "1", "value.txt"))
     good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
@@ -107,7 +113,7 @@ def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> 
             handles = [pool.submit(Job(frozenset(), tmp_path / f"{i}.out", commit=sha))
                        for i, sha in enumerate([good, bad])]
             assert [h.result().outcome for h in handles] == [Outcome.PASS, Outcome.FAIL]
-        assert len(leftover_worktrees(repo)) == 2, "removed before the block ended"
+        assert all(h.done() for h in handles)
     assert leftover_worktrees(repo) == []
     with pytest.raises(RuntimeError, match="report failed"), removal_after():
         with LocalPool(repo, commands, 2, warm=good):
@@ -116,4 +122,110 @@ def test_worktrees_closed_inside_removal_after_go_at_its_end(tmp_path: Path) -> 
     assert leftover_worktrees(repo) == []
     with LocalPool(repo, commands, 2, warm=good):
         pass  # outside the block: removed when the pool closes, as ever
+    assert leftover_worktrees(repo) == []
+
+
+_REMOVAL_UNDER_INTERRUPTS = """
+import json, os, signal, subprocess, sys, threading, time
+from pathlib import Path
+from wynot.changes import Diff
+from wynot.executor import Job
+from wynot.pool import LocalPool, removal_after
+from wynot.runner import Commands
+
+repo, good, bad, out = Path(sys.argv[1]), sys.argv[2], sys.argv[3], Path(sys.argv[4])
+workers = int(sys.argv[5])
+# every test waits until all are running: each worker has made its worktree
+barrier = f"touch {out}/$$; while [ $(ls {out} | wc -l) -lt {workers} ]; do sleep 0.01; done"
+
+def interrupt() -> None:
+    # once the removal has begun, Ctrl-C after Ctrl-C until the end, received by this
+    # thread (it does not hold them off): each is raised in the main thread
+    while not any(t.name == "wynot-removal" for t in threading.enumerate()):
+        time.sleep(0.0001)
+    with open(out.parent / "sent", "ab", buffering=0) as sent:
+        while any(t.name == "wynot-removal" for t in threading.enumerate()):
+            sent.write(b"x")
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.0005)
+
+with removal_after():
+    with LocalPool(repo, Commands(test=("sh", "-c", barrier)), workers, warm=good) as pool:
+        pool.begin(good, Diff(good=good, bad=bad, files=(), changes=()))
+        handles = [pool.submit(Job(frozenset(), out.parent / f"{i}.out", commit=good))
+                   for i in range(workers)]
+        print([h.result().outcome.name for h in handles], file=sys.stderr)
+        listed = subprocess.run(["git", "-C", str(repo), "worktree", "list", "--porcelain"],
+                                capture_output=True, text=True, check=True).stdout
+        roots = [line.split(" ", 1)[1] for line in listed.splitlines()
+                 if line.startswith("worktree ")]
+        (out.parent / "roots.json").write_text(json.dumps(roots[1:]))
+        threading.Thread(target=interrupt, daemon=True).start()
+    time.sleep(60)  # the worktrees are being removed meanwhile
+"""  # the interrupts, held off until every worktree has gone, end the script
+
+
+def test_worktrees_are_removed_together_and_entirely_under_interrupts(tmp_path: Path) -> None:
+    """The worktrees of a pool go at the same time (one thread each) from its close,
+    inside :func:`removal_after`, while Ctrl-C arrives again and again and is raised
+    in the main thread: none is left registered, no directory and no owner record
+    stays, and the interrupt is raised once they are gone."""
+    repo = good_bad_repo(tmp_path / "repo")
+    good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
+    (tmp_path / "started").mkdir()
+    workers = 6
+    proc = subprocess.run([sys.executable, "-c", _REMOVAL_UNDER_INTERRUPTS, str(repo), good,
+                           bad, str(tmp_path / "started"), str(workers)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == -signal.SIGINT, proc.stderr  # ended by the interrupt
+    assert (tmp_path / "sent").read_bytes(), "no interrupt came while the worktrees went"
+    assert "['PASS', 'PASS', 'PASS', 'PASS', 'PASS', 'PASS']" in proc.stderr
+    roots = [Path(root) for root in json.loads((tmp_path / "roots.json").read_text())]
+    assert len(set(roots)) == workers
+    assert [root for root in roots if root.parent.exists()] == []
+    assert leftover_worktrees(repo) == []
+    assert not list((repo / ".git" / "worktrees").glob("*"))
+    assert not list((repo / ".git" / "wynot" / "owners").glob("*"))
+
+
+def test_label_runs_of_an_answer_that_failed_are_kept_for_likelier_guesses(
+        tmp_path: Path) -> None:
+    """A likely answer run twice ahead, and without each of its changes (labelling's
+    first questions): once it has FAILED, its label runs still running are not
+    cancelled when a new plan needs their workers for other guesses; labelling
+    then adopts them."""
+    repo = good_bad_repo(tmp_path / "repo")
+    good, bad = (git_out(repo, "rev-parse", tag).strip() for tag in ("good", "bad"))
+    diff = read_diff(repo, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    answer = frozenset({ids["value.txt"], ids["notes.txt"]})
+    gate = tmp_path / "gate"
+    # the answer fails at once; every other configuration waits for the gate, then passes
+    script = (f"if grep -q 2 value.txt && grep -q LINE notes.txt; then exit 1; fi; "
+              f"while [ ! -e '{gate}' ]; do sleep 0.01; done")
+    commands = Commands(test=("sh", "-c", script))
+    log = RunLog(tmp_path / "runs")
+    labels = [answer - {ids["value.txt"]}, answer - {ids["notes.txt"]}]
+    try:
+        with LocalPool(repo, commands, 4, warm=good) as pool:
+            searcher = testers.Tester(diff, pool, commands, None, "key", log, lambda _: None)
+            pool.begin(good, diff)
+            searcher.speculate([answer, *labels], again=[answer])  # 4 runs on 4 workers
+            while searcher.peek(answer) is not Outcome.FAIL:
+                time.sleep(0.01)
+            others = [frozenset({ids["other.txt"]}), frozenset({ids["other.txt"],
+                                                                ids["value.txt"]}),
+                      frozenset({ids["other.txt"], ids["notes.txt"]})]
+            searcher.speculate(others, again=[])  # three guesses, at most two free workers
+            gate.touch()
+            asked = [searcher.run(config, "label") for config in labels]
+            searcher.finish()
+    finally:
+        log.close()
+    assert [r.outcome for r in asked] == [Outcome.PASS, Outcome.PASS]
+    assert all(Path(r.output).name.startswith("spec-") for r in asked), "not adopted"
+    entries = [json.loads(line) for line in
+               (log.dir / "log.jsonl").read_text(encoding="utf-8").splitlines()]
+    cancelled = [frozenset(e["changes"]) for e in entries if e.get("source") == "cancelled"]
+    assert not set(labels) & set(cancelled)
     assert leftover_worktrees(repo) == []

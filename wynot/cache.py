@@ -28,6 +28,7 @@ import os
 import shlex
 import shutil
 import sqlite3
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -208,12 +209,16 @@ class RunLog:
 
     def __init__(self, runs_dir: Path, keep: int = DEFAULT_KEEP_RUNS) -> None:
         """Start a run log in ``runs_dir`` and prune the logs of old runs (the
-        newest ``keep`` stay, this one included; runs in progress are never pruned)."""
+        newest ``keep`` stay, this one included; runs in progress are never pruned):
+        in a thread of its own, done by :meth:`close` (deleting a run's outputs
+        takes 0.1 s, which the analysis need not wait for)."""
         run_id = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
         self.dir = runs_dir / run_id
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / OWNER_FILE).write_text(owner_token(), encoding="utf-8")
-        prune_runs(runs_dir.parent, max(1, keep))
+        self._pruning = threading.Thread(target=prune_runs, args=(runs_dir.parent, max(1, keep)),
+                                         name="wynot-prune-runs")
+        self._pruning.start()
         self._log = (self.dir / "log.jsonl").open("a", encoding="utf-8")
         self._base: tuple[int, frozenset[int]] | None = None  # the last test logged
 
@@ -246,6 +251,7 @@ class RunLog:
 
     def close(self) -> None:
         self._log.close()
+        self._pruning.join()
 
 
 def log_ids(changes: object, earlier: dict[int, frozenset[int]]) -> frozenset[int] | None:

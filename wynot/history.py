@@ -11,8 +11,6 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import git as gitpython
-
 from wynot.analysis.lexical import changed_lines
 from wynot.changes import Change, ChangeKind, Diff, FileState
 from wynot.git import git
@@ -68,6 +66,8 @@ def branch_chain(repo: Path, main: str, tip: str) -> list[str] | None:
 
 def commit_infos(repo: Path, shas: Iterable[str]) -> dict[str, CommitInfo]:
     """Author, date, subject and parents of each commit."""
+    import git as gitpython  # here: a run that needs no metadata does not import it (0.05 s)
+
     result: dict[str, CommitInfo] = {}
     handle = gitpython.Repo(repo)
     try:

@@ -10,23 +10,24 @@ changes that need each other (a renamed function and its callers) drops in
 one run. Only inside a unit that stays are single changes removed, and the
 labels come from those same runs: removing a cause makes the test PASS,
 removing context makes it UNRESOLVED. The configurations each step tries are
-computed by pure functions (:func:`sweep_units`), so that they can be run in
-parallel.
+computed by pure functions (:mod:`wynot.label_units`), so that they can be
+run in parallel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
+from wynot.label_units import closed_part, cores, distances, in_units, sweep_units
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
+from wynot.removals import Blame, Evidence, probe
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
 from wynot.tester import Tester
 
@@ -164,7 +165,7 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
           found: frozenset[int], units: Mapping[int, int],
-          repair: Repair | None = None) -> Labelled:
+          repair: Repair | None = None, blame: Blame | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
@@ -179,12 +180,15 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     and single changes only inside the units that stay. A removal that still
     FAILS drops what it removed, which makes the answer 1-minimal over units
     and over changes; the sweep goes on after a drop, and the labels given
-    before it are stale and are given again by another sweep. Raises
-    SearchStopped (with the answer so far, which fails) when the budget runs
-    out.
+    before it are stale and are given again by another sweep. With ``blame``
+    (failure resolution: the changes an error output names as its one
+    repair), a removal that an earlier run shows cannot build is labelled from
+    that run, and removals no run answers are first probed together
+    (:mod:`wynot.removals`). Raises SearchStopped (with the answer so far,
+    which fails) when the budget runs out.
     """
     needs = deps.needs_only()
-    distance = _distances(needs, found)
+    distance = distances(needs, found)
     growing = repair if repair is not None and worth_growing(found & chosen, chosen) else None
     for core in cores(chosen, found, needs, closed_only=growing is None):
         if growing is not None:  # the rest of the context at once, but the repairs
@@ -200,11 +204,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     if len(far) > 1 and far < chosen and _run_label(
             tester, chosen - far, stop, chosen) is Outcome.FAIL:
         chosen -= far
+    evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
-    while len(roles) < len(chosen) or not alone >= _in_units(chosen, deps, units):
+    while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
         chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches)
+            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
+            evidence)
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -212,7 +218,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
 
 def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependencies,
            removals: list[frozenset[int]], roles: dict[int, str],
-           alone: set[int], repair: Repair | None = None
+           alone: set[int], repair: Repair | None = None, evidence: Evidence | None = None
            ) -> tuple[frozenset[int], dict[int, str], set[int]]:
     """One pass over ``removals``: (the answer, its roles, the changes labelled alone).
 
@@ -227,7 +233,10 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     is removed once more with them (:func:`closed_part`): if that FAILS, all
     of them drop (a part of the program that the cause does not use, and its
     few users; a unit that more changes need is likelier to be what the cause
-    stands on). Labels come only from removals of one unit.
+    stands on). Labels come only from removals of one unit. With ``evidence``,
+    a removal that an earlier run shows cannot build is not run, and one
+    that no run answers yet is first removed together with the next pending
+    ones (:func:`wynot.removals.probe`).
     """
     at, width, streak = 0, 1, 0
     while at < len(removals):
@@ -253,7 +262,14 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
             tester.predict(rest, "label", "predicted: the rest of its unit needs it")
             alone.update(removed)
             continue
-        outcome = _run_label(tester, rest, stop, chosen)
+        answer = (_answered(tester, stop, chosen, removed, removals[at:], evidence)
+                  if evidence is not None else None)  # a run that did not build without it
+        if isinstance(answer, frozenset):  # a probe that still FAILS: all it removed drop
+            chosen, roles, alone, streak = answer, {}, set(), streak + 1
+            continue
+        outcome = (_run_label(tester, rest, stop, chosen) if answer is None else tester.predict(
+            rest, "label", f"predicted: test {answer.number} did not build without "
+            f"{'it' if len(removed) == 1 else 'them'}").outcome)
         several = outcome is Outcome.UNRESOLVED and len(removed) > 1
         closed = closed_part(rest, needs) if several else rest
         if (closed != rest and closed and len(rest - closed) <= len(removed)
@@ -272,70 +288,20 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
     return chosen, roles, alone
 
 
-def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
-    """The largest part of ``config`` closed under ``needs``: ``config`` less every
-    change that needs, directly or through others, a change outside it. Pure."""
-    return frozenset(c for c in config if needs.closure({c}) <= config)
-
-
-def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
-          closed_only: bool = True) -> list[frozenset[int]]:
-    """The smaller answers to try first: dd+'s answer alone, then with its derived
-    closure; only those smaller than ``chosen``, and with ``closed_only`` only those
-    that the dependencies let build. Pure."""
-    tries: list[frozenset[int]] = []
-    core = found & chosen
-    for candidate in (core, needs.closure(core) & chosen):
-        if candidate and candidate < chosen and candidate not in tries and (
-                not closed_only or needs.is_closed(candidate)):
-            tries.append(candidate)
-    return tries
-
-
-def sweep_units(chosen: frozenset[int], done: AbstractSet[int], alone: AbstractSet[int],
-                deps: Dependencies, units: Mapping[int, int],
-                distance: Mapping[int, int]) -> list[frozenset[int]]:
-    """What to remove from ``chosen``, one removal a run, to label what is not labelled.
-
-    Each unit (the changes of ``chosen`` in one grouping unit or one cycle of
-    ``deps``) whole, farthest from the cause first; then, inside units of
-    several changes, each change alone. A unit all in ``done`` (labelled
-    already) is not removed again, nor a change in ``alone`` (labelled by a
-    removal of its own). Pure.
-    """
-    groups = _units(chosen, deps, units)
-    order = sorted(groups, key=lambda g: (-min(distance.get(c, 0) for c in g), min(g)))
-    removals: list[frozenset[int]] = [g for g in order if not g <= done]
-    removals.extend(frozenset({c}) for g in order if len(g) > 1
-                    for c in sorted(g) if c not in alone)
-    return removals
-
-
-def _in_units(chosen: frozenset[int], deps: Dependencies,
-              units: Mapping[int, int]) -> set[int]:
-    """The changes of ``chosen`` that share their unit with another one."""
-    return {c for g in _units(chosen, deps, units) if len(g) > 1 for c in g}
-
-
-def _units(chosen: frozenset[int], deps: Dependencies,
-           units: Mapping[int, int]) -> list[frozenset[int]]:
-    """The changes of ``chosen`` grouped by unit, a cycle of ``deps`` joining its units."""
-    parent = {c: units.get(c, -1 - c) for c in chosen}
-    joined: dict[int, int] = {}
-
-    def find(u: int) -> int:
-        while joined.get(u, u) != u:
-            u = joined[u]
-        return u
-
-    for component in deps.components(sorted(chosen)):
-        inside = [parent[c] for c in component if c in parent]
-        for other in inside[1:]:
-            joined[find(other)] = find(inside[0])
-    groups: dict[int, set[int]] = {}
-    for change, unit in parent.items():
-        groups.setdefault(find(unit), set()).add(change)
-    return [frozenset(g) for g in groups.values()]
+def _answered(tester: Tester, stop: Stop, chosen: frozenset[int], removed: frozenset[int],
+              later: Sequence[frozenset[int]], evidence: Evidence
+              ) -> TestRecord | frozenset[int] | None:
+    """The run that shows ``chosen - removed`` cannot build (:class:`Evidence`); else,
+    after a probe that removes it with the next pending removals of ``later``,
+    that probe's answer when it still FAILS, or the run it has become; else None."""
+    known = evidence.unbuildable(chosen - removed, removed)
+    if known is not None:
+        return known
+    pending = [removed] + [r for r in later if r <= chosen and r != removed
+                           and evidence.unbuildable(chosen - r, r) is None]
+    dropped = probe(lambda config: _label_run(tester, config, stop, chosen), evidence,
+                    chosen, pending)
+    return dropped if dropped is not None else evidence.unbuildable(chosen - removed, removed)
 
 
 def _removed(tester: Tester, stop: Stop, chosen: frozenset[int], rest: frozenset[int],
@@ -371,18 +337,3 @@ def _label_run(tester: Tester, config: frozenset[int], stop: Stop,
     if stop() and not tester.has_run(config):
         raise SearchStopped(answer, tester.runs("label"))
     return tester.decide(config, "label")
-
-
-def _distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
-    """How many dependency steps lead from dd+'s answer to each change it needs."""
-    distance = dict.fromkeys(found, 0)
-    frontier = sorted(found)
-    while frontier:
-        reached = []
-        for change in frontier:
-            for needed in sorted(deps.needs.get(change, ())):
-                if needed not in distance:
-                    distance[needed] = distance[change] + 1
-                    reached.append(needed)
-        frontier = reached
-    return distance

@@ -117,6 +117,14 @@ class SearchOracle:
             return None
         return self._resolver().resolve(output, applied)
 
+    def culprits(self, output: str, applied: frozenset[int]) -> frozenset[int]:
+        """The changes outside ``applied`` that one error of ``output`` names as its
+        only repair (:meth:`~wynot.analysis.resolve.Resolver.culprits`); none with
+        the loop off."""
+        if self.resolver is None:
+            return frozenset()
+        return self._resolver().culprits(output, applied)
+
     def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
         """Grow a configuration that did not build until it does, or give up.
 

@@ -13,6 +13,7 @@ import heapq
 import itertools
 import threading
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +24,12 @@ from wynot.patch import TreeBuilder, tree_states
 from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
-from wynot.worktree import ScratchWorktree, kept_worktree, scratch_worktree, signals_deferred
+from wynot.teardown import Removal, signals_deferred, wait_all
+from wynot.worktree import ScratchWorktree, kept_worktree, scratch_worktree
 
 RESULT_POLL_SECONDS = 0.1
 # Inside :func:`removal_after`: where closing pools leave their worktrees' removal.
-_LATER: ContextVar[list[contextlib.ExitStack] | None] = ContextVar("later", default=None)
+_LATER: ContextVar[list[Removal] | None] = ContextVar("later", default=None)
 
 
 @dataclass(eq=False)
@@ -110,7 +112,7 @@ class LocalPool:
         self._order = itertools.count()
         self._lock = threading.Condition()
         self._closing = False
-        self._stack = contextlib.ExitStack()
+        self._held: list[AbstractContextManager[object]] = []  # the worktrees made, to leave
         self._stack_lock = threading.Lock()
         self._running: set[LocalHandle] = set()
         # by worker: its worktree, the generation it was prepared for, its own TreeBuilder
@@ -164,8 +166,9 @@ class LocalPool:
         return handle
 
     def close(self) -> None:
-        """Cancel what is queued or running, wait for the workers, remove the worktrees
-        (inside :func:`removal_after`: at the end of its block).
+        """Cancel what is queued or running, wait for the workers, remove the worktrees,
+        all at once (a :class:`~wynot.worktree.Removal`; inside :func:`removal_after`,
+        it is under way while the block goes on, and waited for at its end).
 
         Interrupts are held off meanwhile (they are delivered afterwards): a second
         Ctrl-C must not leave a worktree behind. One that a worker thread receives
@@ -188,11 +191,13 @@ class LocalPool:
                         thread.join()
                     except KeyboardInterrupt as error:  # the workers first, then leave
                         interrupted = error
+            removal = Removal(self._held)  # under way from now on, all at once
+            self._held = []
             later = _LATER.get()
             if later is None or interrupted is not None:
-                self._stack.close()
+                removal.wait()
             else:
-                later.append(self._stack.pop_all())
+                later.append(removal)
             kill_leftovers()  # daemons the tests started live no longer than the run
         if interrupted is not None:
             raise interrupted
@@ -269,7 +274,7 @@ class LocalPool:
             made = kept_worktree if self._keep else scratch_worktree
             created = made(self.repo, commit, base)
             fresh = created.__enter__()
-            self._stack.push(created.__exit__)
+            self._held.append(created)
         return fresh
 
     def _make_ahead(self, commit: str) -> None:
@@ -310,20 +315,20 @@ def removal_after() -> Iterator[None]:
     """Leave the removal of worktrees to the end of this block.
 
     A :class:`LocalPool` closed inside the block cancels its runs and waits for
-    its workers as always, but its worktrees stay until the block ends, so that
-    what follows (writing the report) does not wait for them. They are removed
-    however the block ends, an exception or an interrupt included, with
-    interrupts held off meanwhile (delivered afterwards).
+    its workers as always, and starts removing its worktrees, all at once, but
+    does not wait for that: what follows (writing the report) goes on
+    meanwhile. The block's end waits until they are removed, however it ends,
+    an exception or an interrupt included, with interrupts held off meanwhile
+    (delivered afterwards).
     """
-    later: list[contextlib.ExitStack] = []
+    later: list[Removal] = []
     token = _LATER.set(later)
     try:
         yield
     finally:
         with signals_deferred():
             _LATER.reset(token)
-            for stack in later:
-                stack.close()
+            wait_all(later)
 
 
 @contextlib.contextmanager

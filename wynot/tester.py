@@ -331,12 +331,24 @@ class Tester:
         return (key in listed or key in self._pending
                 or (earlier is not None and earlier.outcome is Outcome.FAIL))
 
+    def _labels_answer(self, ids: frozenset[int]) -> bool:
+        """Whether ``ids`` is a likely answer (one run a second time) without one of its
+        changes, the answer's run having FAILED: labelling asks it first, soon."""
+        for sha, answer in list(self._pending):
+            if sha == AGAIN and len(answer) == len(ids) + 1 and ids < answer:
+                earlier = self._ran.get(answer)
+                if (earlier.outcome if earlier else self.peek(answer)) is Outcome.FAIL:
+                    return True
+        return False
+
     def _top_up(self) -> None:
         """Start the first listed configurations not started yet, while workers are free.
 
         A worker busy with a run no longer listed is freed for a listed one (the
         latest such run is cancelled first); one that may serve the verification
-        (a second run of a likely answer) is kept.
+        (a second run of a likely answer) is kept, and so are the runs of that
+        answer without one of its changes (labelling's first questions) once it
+        has FAILED.
         """
         awaited_key, awaited = self._awaited or (None, None)
         listed = set(self._listed)
@@ -356,6 +368,8 @@ class Tester:
         for key in reversed([k for k, (handle, _) in self._pending.items()
                              if k not in listed and not handle.done()]):
             if key[0] == AGAIN and (self._keep_again or self._maybe_answer(key[1], listed)):
+                continue
+            if not key[0] and self._labels_answer(key[1]):
                 continue
             self._drop(key, self._pending.pop(key))
             return True

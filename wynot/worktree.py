@@ -15,10 +15,8 @@ import fcntl
 import itertools
 import os
 import shutil
-import signal
 import stat
 import tempfile
-import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -35,6 +33,7 @@ from wynot.state import (
     state_dir,
     write_owner,
 )
+from wynot.teardown import signals_deferred
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
@@ -201,8 +200,7 @@ def scratch_worktree(
     root = parent / "worktree"
     record = write_owner(state, root, parent)
     try:
-        git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
-            env={OWNER_ENV: owner_token()}, checkout=True)
+        add_worktree(repo, root, good)
         converter = Converter(root, parent / "checkout", common / "objects", good, base)
         yield ScratchWorktree(repo, good, root, base, converter)
     finally:
@@ -245,8 +243,7 @@ def kept_worktree(
             git(root, "checkout", "--quiet", "--detach", "--force", good, checkout=True)
         except GitError:  # missing, broken or no longer registered: made again
             remove_worktree(repo, root)
-            git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
-                env={OWNER_ENV: owner_token()}, checkout=True)
+            add_worktree(repo, root, good)
         yield ScratchWorktree(repo, good, root, base,
                               Converter(root, scratch, common / "objects", good, base))
 
@@ -286,20 +283,11 @@ def remove_kept_worktrees(repo: Path, state: Path) -> int:
     return removed
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-
-
-@contextlib.contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP until the block ends (they are delivered then)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+def add_worktree(repo: Path, root: Path, commit: str) -> None:
+    """``git worktree add`` of ``commit``, detached, at ``root``; what it starts (a
+    checkout hook) carries this run's owner mark, killed with the run's leftovers."""
+    git(repo, "worktree", "add", "--detach", "--quiet", str(root), commit,
+        env={OWNER_ENV: owner_token()}, checkout=True)
 
 
 def reclaim(repo: Path, state: Path) -> int:

@@ -167,6 +167,19 @@ class Resolver:
         return Resolution(frozenset(add), tuple(dict.fromkeys(learned)), tuple(labels),
                           frozenset(targets), tuple(dict.fromkeys(observed)))
 
+    def culprits(self, output: str, applied: Iterable[int]) -> frozenset[int]:
+        """The changes outside ``applied`` that one error of ``output`` alone points
+        to: a diagnostic whose repair (:meth:`_repair`) is exactly one change.
+        The configuration failed to build for want of each of them, whatever
+        else was missing; a diagnostic with several candidates blames none."""
+        applied = frozenset(applied)
+        blamed: set[int] = set()
+        for diagnostic in self.diagnostics(output):
+            fixes, _ = self._repair(diagnostic, applied)
+            if len(fixes) == 1:
+                blamed.update(fixes)
+        return frozenset(blamed)
+
     def target(self, diagnostic: Diagnostic, applied: frozenset[int]) -> Target:
         """What identifies ``diagnostic`` from one repair round to the next: a
         name undeclared in a function is one error wherever in the function it

@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 import re
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console, Group
-from rich.live import Live
-from rich.text import Text
+if TYPE_CHECKING:  # rich is imported where the live display is made: lines need none of it
+    from rich.console import Console, Group
 
 from wynot.outcome import Outcome
 from wynot.result import CACHED, PREDICTED, RAN, TestRecord, TestStarted
@@ -109,6 +108,8 @@ class LiveProgress:
         self.console = console
         self.estimate = Estimate()
         self.running: dict[int, tuple[TestStarted, float]] = {}
+        from rich.live import Live
+
         self._live = Live(self, console=console, transient=True, refresh_per_second=4,
                           redirect_stdout=False, redirect_stderr=False)
         self._live.start()
@@ -126,6 +127,9 @@ class LiveProgress:
         self._live.refresh()
 
     def __rich__(self) -> Group:
+        from rich.console import Group
+        from rich.text import Text
+
         now = time.monotonic()
         lines = []
         for started, since in sorted(self.running.values(), key=lambda item: item[0].number):
@@ -145,5 +149,7 @@ class LiveProgress:
 def open_progress(stream: TextIO, *, live: bool) -> PlainProgress | LiveProgress:
     """The live display when ``live`` (stderr is a terminal), else plain lines."""
     if live:
+        from rich.console import Console
+
         return LiveProgress(Console(file=stream, stderr=True))
     return PlainProgress(stream)

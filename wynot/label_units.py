@@ -1,0 +1,95 @@
+"""What labelling removes from an answer, and in what order: pure functions.
+
+The answer's units (the grouping's units, joined by every cycle of the
+dependencies inside the answer), their distance from dd+'s own answer, the
+smaller answers to try first, and the largest part of a configuration that
+its dependencies let build. :mod:`wynot.label` runs what these compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+
+from wynot.analysis.depends import Dependencies
+
+
+def closed_part(config: frozenset[int], needs: Dependencies) -> frozenset[int]:
+    """The largest part of ``config`` closed under ``needs``: ``config`` less every
+    change that needs, directly or through others, a change outside it. Pure."""
+    return frozenset(c for c in config if needs.closure({c}) <= config)
+
+
+def cores(chosen: frozenset[int], found: frozenset[int], needs: Dependencies,
+          closed_only: bool = True) -> list[frozenset[int]]:
+    """The smaller answers to try first: dd+'s answer alone, then with its derived
+    closure; only those smaller than ``chosen``, and with ``closed_only`` only those
+    that the dependencies let build. Pure."""
+    tries: list[frozenset[int]] = []
+    core = found & chosen
+    for candidate in (core, needs.closure(core) & chosen):
+        if candidate and candidate < chosen and candidate not in tries and (
+                not closed_only or needs.is_closed(candidate)):
+            tries.append(candidate)
+    return tries
+
+
+def sweep_units(chosen: frozenset[int], done: AbstractSet[int], alone: AbstractSet[int],
+                deps: Dependencies, units: Mapping[int, int],
+                distance: Mapping[int, int]) -> list[frozenset[int]]:
+    """What to remove from ``chosen``, one removal a run, to label what is not labelled.
+
+    Each unit (the changes of ``chosen`` in one grouping unit or one cycle of
+    ``deps``) whole, farthest from the cause first; then, inside units of
+    several changes, each change alone. A unit all in ``done`` (labelled
+    already) is not removed again, nor a change in ``alone`` (labelled by a
+    removal of its own). Pure.
+    """
+    groups = units_of(chosen, deps, units)
+    order = sorted(groups, key=lambda g: (-min(distance.get(c, 0) for c in g), min(g)))
+    removals: list[frozenset[int]] = [g for g in order if not g <= done]
+    removals.extend(frozenset({c}) for g in order if len(g) > 1
+                    for c in sorted(g) if c not in alone)
+    return removals
+
+
+def in_units(chosen: frozenset[int], deps: Dependencies,
+              units: Mapping[int, int]) -> set[int]:
+    """The changes of ``chosen`` that share their unit with another one."""
+    return {c for g in units_of(chosen, deps, units) if len(g) > 1 for c in g}
+
+
+def units_of(chosen: frozenset[int], deps: Dependencies,
+           units: Mapping[int, int]) -> list[frozenset[int]]:
+    """The changes of ``chosen`` grouped by unit, a cycle of ``deps`` joining its units."""
+    parent = {c: units.get(c, -1 - c) for c in chosen}
+    joined: dict[int, int] = {}
+
+    def find(u: int) -> int:
+        while joined.get(u, u) != u:
+            u = joined[u]
+        return u
+
+    for component in deps.components(sorted(chosen)):
+        inside = [parent[c] for c in component if c in parent]
+        for other in inside[1:]:
+            joined[find(other)] = find(inside[0])
+    groups: dict[int, set[int]] = {}
+    for change, unit in parent.items():
+        groups.setdefault(find(unit), set()).add(change)
+    return [frozenset(g) for g in groups.values()]
+
+
+def distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
+    """How many dependency steps lead from dd+'s answer to each change it needs."""
+    distance = dict.fromkeys(found, 0)
+    frontier = sorted(found)
+    while frontier:
+        reached = []
+        for change in frontier:
+            for needed in sorted(deps.needs.get(change, ())):
+                if needed not in distance:
+                    distance[needed] = distance[change] + 1
+                    reached.append(needed)
+        frontier = reached
+    return distance
