@@ -45,6 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from wynot.bisect import multisect  # noqa: E402
+from wynot.cache import log_ids  # noqa: E402
 from wynot.outcome import Outcome  # noqa: E402
 
 WYNOT = [sys.executable, "-m", "wynot"]
@@ -92,8 +93,12 @@ def run_hunks(repo: Path, jobs: int) -> dict[str, object]:
     report = json.loads(stdout)
     entries = [json.loads(line) for line in
                (Path(report["log"]) / "log.jsonl").read_text().splitlines()]
-    decisive = [(e["phase"], str(e["changes"]), e["outcome"]) for e in entries
-                if e["phase"] not in ("speculative", "verify")]
+    configurations: dict[int, frozenset[int]] = {}
+    for e in entries:
+        if "number" in e:
+            configurations[e["number"]] = log_ids(e["changes"], configurations) or frozenset()
+    decisive = [(e["phase"], str(sorted(configurations[e["number"]])), e["outcome"])
+                for e in entries if e["phase"] not in ("speculative", "verify")]
     speculative = [e for e in entries if e["phase"] == "speculative"]
     return {"wall": wall, "reported": reported, "load": load,
             "answer": sorted(c["label"] for c in report["changes"]),

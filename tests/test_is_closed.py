@@ -1,8 +1,11 @@
-"""Dependencies.is_closed: the subset test over the smaller side, against its definition."""
+"""Dependencies.is_closed: the subset test over the smaller side, and the answer
+updated from the last one, against its definition."""
 
 from __future__ import annotations
 
-from hypothesis import given
+import pickle
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wynot.analysis.depends import Dependencies
@@ -31,3 +34,53 @@ def test_both_ways_of_looking() -> None:
     assert not deps.is_closed(frozenset({1, 5, 6, 7, 8}))
     assert not deps.is_closed(frozenset({3}))  # fewer
     assert deps.is_closed(frozenset({2})) and deps.is_closed(frozenset())
+
+
+nodes = st.integers(0, 60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(nodes, nodes), max_size=90),
+       st.lists(st.tuples(st.booleans(), st.frozensets(nodes, max_size=6)),
+                min_size=1, max_size=16),
+       st.lists(st.tuples(nodes, nodes), max_size=3))
+def test_a_walk_of_configurations_answers_as_the_definition(
+        needs: list[tuple[int, int]], walk: list[tuple[bool, frozenset[int]]],
+        learned: list[tuple[int, int]]) -> None:
+    """Asked one configuration after another (each near the one before, or far from
+    it), edges added on the way: every answer is the definition's."""
+    deps = Dependencies()
+    for a, b in needs:
+        deps.add(a, b)
+    config = frozenset(range(61))
+    for step, (near, ids) in enumerate(walk):
+        config = config ^ ids if near else ids
+        expected = all(b in config for a in config for b in deps.needs.get(a, ()))
+        assert deps.is_closed(config) is expected
+        assert deps.is_closed(frozenset(config)) is expected  # an equal set, another object
+        if step < len(learned):
+            deps.add(*learned[step])
+            expected = all(b in config for a in config for b in deps.needs.get(a, ()))
+            assert deps.is_closed(config) is expected
+
+
+def test_pickled_without_the_last_answer() -> None:
+    deps = Dependencies()
+    deps.add(1, 2)
+    assert not deps.is_closed(frozenset(range(1, 40)) - {2})
+    copy = pickle.loads(pickle.dumps(deps))
+    assert copy == deps and copy._last is None and copy._needed_by is None
+    assert copy.is_closed(frozenset({1, 2}))
+
+
+def test_near_answers_follow_what_enters_and_leaves() -> None:
+    deps = Dependencies()
+    deps.add(1, 99)
+    deps.add(2, 3)
+    many = frozenset(range(1, 50))
+    assert not deps.is_closed(many)  # 1 lacks 99
+    assert deps.is_closed(many - {1})  # the one that lacked something left
+    assert not deps.is_closed(many - {1, 3})  # 2 lost what it needs
+    assert deps.is_closed(many - {1, 2, 3})
+    assert not deps.is_closed((many - {1, 3}) | {99})  # 2 still lacks 3
+    assert deps.is_closed(many | {99})  # 99 entered: 1 has it

@@ -2,6 +2,8 @@
 
     <git-dir>/wynot/cache.sqlite          outcomes observed by past tests, shared by reruns
     <git-dir>/wynot/runs/<run-id>/log.jsonl   one line per test of that run
+                                              (a large configuration as its difference
+                                              from an earlier test's: :func:`log_ids`)
     <git-dir>/wynot/runs/<run-id>/NNNN.out    each test's output (head and tail)
 
 The cache stores *observations*, not verdicts: every real run of a
@@ -33,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wynot.changes import flipped
 from wynot.outcome import Outcome
 from wynot.state import DEFAULT_KEEP_RUNS, OWNER_FILE, owner_token, prune_runs
 from wynot.state import STATE_DIR_NAME as STATE_DIR_NAME
@@ -41,6 +44,7 @@ from wynot.state import state_dir as state_dir
 MAX_OBSERVATIONS = 200_000  # oldest observations beyond this are dropped
 _HASH_LIMIT = 64 * 1024 * 1024  # larger files are known by size and time instead
 DIGEST_ABOVE = 1000  # configurations larger than this are keyed by a digest
+LOG_IDS_UP_TO = 1000  # larger configurations are logged as a difference, where smaller
 
 
 def search_key(**parts: object) -> str:
@@ -216,6 +220,27 @@ class RunLog:
                                          name="wynot-prune-runs")
         self._pruning.start()
         self._log = (self.dir / "log.jsonl").open("a", encoding="utf-8")
+        self._base: tuple[int, frozenset[int]] | None = None  # the last test logged
+
+    def ids(self, ids: frozenset[int], number: int | None = None) -> object:
+        """A configuration as its log line's ``changes`` holds it (:func:`log_ids`
+        reads it back): the sorted ids, or for more than :data:`LOG_IDS_UP_TO`
+        ids that differ from the last test logged in fewer than half as many,
+        ``{"from": its number, "add": [...], "drop": [...]}`` (sorted): the time
+        then grows with the difference, not the configuration (the set
+        difference aside, done in C). ``number``: this test's, so that the next
+        one may refer to it; None for a line that has none (a speculative run).
+        """
+        base, self._base = self._base, self._base if number is None else (number, ids)
+        if len(ids) > LOG_IDS_UP_TO and base is not None:
+            number_before, before = base
+            if before is ids:
+                return {"from": number_before, "add": [], "drop": []}
+            changed = flipped(before, ids)
+            if 2 * len(changed) < len(ids):
+                return {"from": number_before, "add": sorted(changed & ids),
+                        "drop": sorted(changed & before)}
+        return sorted(ids)
 
     def output_path(self, number: int) -> Path:
         return self.dir / f"{number:04d}.out"
@@ -227,3 +252,18 @@ class RunLog:
     def close(self) -> None:
         self._log.close()
         self._pruning.join()
+
+
+def log_ids(changes: object, earlier: dict[int, frozenset[int]]) -> frozenset[int] | None:
+    """The configuration a log line's ``changes`` holds (:meth:`RunLog.ids`), None when
+    it holds none (a predicted test's size). ``earlier``: the configurations of the
+    tests read before it in the same log, by number (a difference refers to one of
+    them); None too when the test it refers to is missing."""
+    if isinstance(changes, list):
+        return frozenset(changes)
+    if not isinstance(changes, dict):
+        return None
+    before = earlier.get(changes.get("from", -1))
+    if before is None:
+        return None
+    return before.difference(changes.get("drop", ())).union(changes.get("add", ()))

@@ -9,6 +9,7 @@ into: one per hunk of a text file, one per whole-file change.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 REGULAR, EXECUTABLE, SYMLINK, GITLINK = 0o100644, 0o100755, 0o120000, 0o160000
@@ -96,3 +97,14 @@ class Diff:
     bad: str
     files: tuple[FileDiff, ...]
     changes: tuple[Change, ...]
+
+
+@functools.lru_cache(maxsize=4)
+def flipped(before: frozenset[int], after: frozenset[int]) -> frozenset[int]:
+    """The change ids in exactly one of two configurations (their symmetric difference).
+
+    On every test the run log, the dependencies' closure check and the tree
+    builder each ask it of the same two configurations (the test before and
+    this one): the last few pairs are remembered, so that it is computed once.
+    """
+    return before ^ after

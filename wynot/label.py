@@ -104,7 +104,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     a time, so its answer and its questions do not depend on the workers.
     """
     def ask(config: frozenset[int]) -> Outcome:
-        return oracle(applied | config)
+        return oracle(applied | config if applied else config)  # no copy of a large one
 
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 

@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
-from wynot.changes import Change, ChangeKind, Diff, FileDiff, FileState, Hunk
+from wynot.changes import Change, ChangeKind, Diff, FileDiff, FileState, Hunk, flipped
 
 
 class PathConflict(Exception):
@@ -208,7 +208,7 @@ class TreeBuilder:
             self._track({p for p, s in full.items() if s is not None}, set())
             self._selected = chosen
             return full
-        files = {self._diff.changes[c].file for c in chosen ^ self._selected}
+        files = {self._diff.changes[c].file for c in flipped(self._selected, chosen)}
         redone = {i: file_states(self._diff.files[i], chosen) for i in files}
         changed: dict[str, FileState | None] = {}
         for path in {p for i in files for p in redone[i]}:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wynot.bisect import Bisection
+from wynot.cache import log_ids
 from wynot.diffread import read_diff
 from wynot.errors import WynotError
 from wynot.export import export_patch
@@ -208,6 +209,7 @@ def _load_phase(run_dir: Path) -> dict[str, Any] | None:
 def _log_records(run_dir: Path) -> tuple[TestRecord, ...]:
     """The tests of the log; a predicted test's ids are not logged (only their count)."""
     records = []
+    earlier: dict[int, frozenset[int]] = {}
     try:
         lines = (run_dir / "log.jsonl").read_text(encoding="utf-8").splitlines()
     except OSError:
@@ -219,9 +221,10 @@ def _log_records(run_dir: Path) -> tuple[TestRecord, ...]:
             continue  # the line being written when the run was killed
         if entry.get("phase") == "speculative":
             continue  # run ahead by an idle worker (-j) and never asked: not evidence
-        ids = entry.get("changes")
+        ids = log_ids(entry.get("changes"), earlier) or frozenset()
+        earlier[entry["number"]] = ids
         records.append(TestRecord(
-            entry["number"], entry["phase"], frozenset(ids if isinstance(ids, list) else ()),
+            entry["number"], entry["phase"], ids,
             Outcome(entry["outcome"]), entry["reason"], entry["duration"], entry["output"],
             entry["source"], commit=entry.get("commit") or "",
             earlier_run=bool(entry.get("earlier_run"))))

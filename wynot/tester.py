@@ -383,7 +383,7 @@ class Tester:
         sha, ids = key
         entry: dict[str, object] = {"phase": "speculative", "source": "cancelled",
                                     "commit": "" if sha == AGAIN else sha,
-                                    "changes": sorted(ids), "again": sha == AGAIN}
+                                    "changes": self.log.ids(ids), "again": sha == AGAIN}
         if finished:
             with contextlib.suppress(Exception):  # cancelled, or broke: not evidence
                 execution = handle.result()
@@ -454,7 +454,8 @@ class Tester:
         if record.source in (RAN, CACHED) and not record.commit:
             self._ran.setdefault(record.ids, record)
         # Predicted answers are cheap and can be many: log their size, not their ids.
-        ids: object = record.size if record.source == PREDICTED else sorted(record.ids)
+        ids = (record.size if record.source == PREDICTED
+               else self.log.ids(record.ids, record.number))
         extra = {"worker": worker} if worker else {}
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,

@@ -3,7 +3,7 @@
 
     python benchmarks/scale/bench_scale.py [--sizes 1000,5000,20000,100000]
         [--workdir /tmp/wynot-scale] [--mode default|flat] [--rerun] [--timeout 1800]
-        [--repeat 1] [--json FILE]
+        [--repeat 1] [--json FILE] [--keep-analysis]
 
 For each size it generates (or reuses, in ``--workdir``) a repository with
 ``benchmarks/synthetic/generate.py --hunks N --dirs N/50 --seed 1 --no-verify``
@@ -244,6 +244,17 @@ def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
             seen)
 
 
+def clear_state(state: Path, keep_analysis: bool) -> None:
+    """An empty state directory; with ``keep_analysis`` only the outcome cache and the
+    run logs go (the search and its gaps without the wait for the analysis)."""
+    if not keep_analysis:
+        shutil.rmtree(state, ignore_errors=True)
+        return
+    for name in ("cache.sqlite", "cache.sqlite-wal", "cache.sqlite-shm"):
+        (state / name).unlink(missing_ok=True)
+    shutil.rmtree(state / "runs", ignore_errors=True)
+
+
 def autocrlf_clone(repo: Path) -> Path:
     """A clone of ``repo`` (tags good and bad included) with ``core.autocrlf=true``."""
     clone = repo.with_name(f"{repo.name}-autocrlf")
@@ -254,7 +265,7 @@ def autocrlf_clone(repo: Path) -> Path:
 
 
 def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
-            copies: int, autocrlf: bool = False) -> Row:
+            copies: int, autocrlf: bool = False, keep_analysis: bool = False) -> Row:
     repo = ensure_repo(workdir, hunks, timeout, copies)
     case = json.loads(repo.with_suffix(".json").read_text())
     if autocrlf:
@@ -263,7 +274,7 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
     here.mkdir(exist_ok=True)
     path, line = cause_line(repo, case["expected"][0])
     write_probe(here, path, line)
-    shutil.rmtree(repo / ".git" / "wynot", ignore_errors=True)
+    clear_state(repo / ".git" / "wynot", keep_analysis)
     git_diff, git_cpu = time_git_diff(repo)
     start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout)
     starts, ends = seen.starts, seen.ends
@@ -350,6 +361,9 @@ def main() -> None:
                              "(identical blobs across the copies flatter any reuse of a "
                              "file's reading)")
     parser.add_argument("--copies", type=int, default=5)
+    parser.add_argument("--keep-analysis", action="store_true",
+                        help="keep the analysis stored by an earlier run (first test figures"
+                             " are then those of a rerun; the gaps are the search's)")
     parser.add_argument("--autocrlf", action="store_true",
                         help="run in a clone configured with core.autocrlf=true")
     args = parser.parse_args()
@@ -360,7 +374,7 @@ def main() -> None:
         runs = []
         for _ in range(args.repeat):
             runs.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies,
-                                args.autocrlf))
+                                args.autocrlf, args.keep_analysis))
             print(markdown(runs[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
         rows.append(median_row(runs))
     print(markdown(rows))

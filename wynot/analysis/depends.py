@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from wynot.analysis.calls import Signature, broken_by
 from wynot.analysis.clusters import Cluster
 from wynot.analysis.symbols import FileSymbols, Symbols
+from wynot.changes import flipped
 
 MAX_DEFINERS = 3      # a name newly defined by more changes than this is too common
 MAX_USERS = 200       # a removed name on more changed lines than this is too common
@@ -81,6 +82,16 @@ class Dependencies:
     # (a, b, why): a probably needs b (a new name's user and its declaration),
     # not used for prediction; offered to resolution.
     hints: list[tuple[int, int, str]] = field(default_factory=list)
+    # is_closed's last answer: (configuration, its members that lack a need) and who
+    # needs each change; both forgotten whenever an edge is added.
+    _last: tuple[frozenset[int], frozenset[int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    _needed_by: dict[int, list[int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without what is_closed remembers (the stored analysis)."""
+        return {**self.__dict__, "_last": None, "_needed_by": None}
 
     def add(self, a: int, b: int) -> bool:
         """Record that ``a`` needs ``b``; True if it is new (a tie becomes a need)."""
@@ -88,6 +99,7 @@ class Dependencies:
             return False
         self.ties.discard((a, b))
         self.needs.setdefault(a, set()).add(b)
+        self._last = self._needed_by = None
         return True
 
     def tie(self, a: int, b: int) -> None:
@@ -95,6 +107,7 @@ class Dependencies:
         if a != b and b not in self.needs.get(a, ()):
             self.needs.setdefault(a, set()).add(b)
             self.ties.add((a, b))
+            self._last = self._needed_by = None
 
     def add_cluster(self, cluster: Cluster) -> None:
         """Tie the members of a cluster in a ring: each one's closure is all of them."""
@@ -125,12 +138,55 @@ class Dependencies:
 
     def is_closed(self, config: frozenset[int]) -> bool:
         """Whether every change ``config`` holds has what it needs in ``config``.
-        Asked on every test: a subset test per change that needs something,
-        over the smaller of ``config`` and the changes with needs."""
-        needs = self.needs
-        if len(needs) < len(config):
-            return all(bs <= config for a, bs in needs.items() if a in config)
-        return all(needs[a] <= config for a in config if a in needs)
+
+        Asked on every test, of configurations that mostly differ little from
+        the one asked before: from the last answer (the members that lacked a
+        need), only the changes that enter or leave, and those that need them,
+        are looked at again. Otherwise (the first question, a configuration far
+        from the last, an edge added since) a subset test per change that needs
+        something, over the smaller of ``config`` and the changes with needs.
+        """
+        if not self.needs:
+            return True
+        last = self._last
+        if last is not None and last[0] is config:
+            return not last[1]
+        unmet = None if last is None else self._unmet_from(config, *last)
+        if unmet is None:
+            needs = self.needs
+            if len(needs) < len(config):
+                unmet = frozenset(a for a, bs in needs.items() if a in config and not bs <= config)
+            else:
+                unmet = frozenset(a for a in config if a in needs and not needs[a] <= config)
+        self._last = (config, unmet)
+        return not unmet
+
+    def _unmet_from(self, config: frozenset[int], before: frozenset[int],
+                    unmet_before: frozenset[int]) -> frozenset[int] | None:
+        """The members of ``config`` that lack a need, from those of ``before``;
+        None when the two differ in more than an eighth of ``config``."""
+        changed = flipped(before, config)
+        if 8 * len(changed) > len(config):
+            return None
+        if self._needed_by is None:
+            self._needed_by = {}
+            for a, bs in self.needs.items():
+                for b in bs:
+                    self._needed_by.setdefault(b, []).append(a)
+        needs, needed_by = self.needs, self._needed_by
+        unmet = set(unmet_before)
+        unmet.difference_update(changed)  # left: nothing to lack; entered: looked at below
+        look = {a for a in changed if a in config and a in needs}
+        for b in changed:
+            for a in needed_by.get(b, ()):
+                if a in config:
+                    look.add(a)
+        for a in look:
+            if needs[a] <= config:
+                unmet.discard(a)
+            else:
+                unmet.add(a)
+        return frozenset(unmet)
 
     def components(self, nodes: Iterable[int]) -> list[list[int]]:
         """Strongly connected components (Tarjan), each sorted, in reverse topological
