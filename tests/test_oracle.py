@@ -12,6 +12,7 @@ from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
+from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
 from wynot.outcome import Outcome
@@ -142,6 +143,13 @@ def limit_repo(make_repo) -> tuple:
     return repo, good_sha, diff, prototype, call, notes
 
 
+def c_resolver(diff: Diff) -> Resolver:
+    """A resolver that reads C declarations, as the pipeline builds it."""
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
+    return Resolver(symbols, diff=diff, declared=declared)
+
+
 def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
         make_repo, tmp_path) -> None:
     """The repository of :func:`limit_repo`. With only the prototype applied, gcc
@@ -150,11 +158,8 @@ def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
     for labelling, but the search's dependencies learn nothing from a repair
     that did not build."""
     repo, good_sha, diff, prototype, call, _ = limit_repo(make_repo)
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
     with run_tester(repo, good_sha, diff, tmp_path) as (tester, records):
-        oracle = SearchOracle(tester, Dependencies(),
-                              Resolver(symbols, diff=diff, declared=declared))
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
         assert oracle(frozenset({prototype})) is Outcome.UNRESOLVED
     assert [r.source for r in records] == [RAN, RAN]  # the configuration, one repair
     assert "LIMIT" in records[-1].output_text()
@@ -196,11 +201,8 @@ def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> N
     builds."""
     repo, good, diff, prototype, call, unused = limit_repo(make_repo)
     included = next(c.id for c in diff.changes if c.path == "cfg0.h")
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
-        oracle = SearchOracle(tester, Dependencies(),
-                              Resolver(symbols, diff=diff, declared=declared))
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
         assert oracle(frozenset({prototype})) is Outcome.UNRESOLVED
         assert len(records) == 2  # the configuration, one repair
         assert oracle(frozenset({prototype, unused})) is Outcome.UNRESOLVED
