@@ -24,14 +24,8 @@ from wynot.patch import TreeBuilder, tree_states
 from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
-from wynot.worktree import (
-    Removal,
-    ScratchWorktree,
-    kept_worktree,
-    scratch_worktree,
-    signals_deferred,
-    wait_all,
-)
+from wynot.teardown import Removal, signals_deferred, wait_all
+from wynot.worktree import ScratchWorktree, kept_worktree, scratch_worktree
 
 RESULT_POLL_SECONDS = 0.1
 # Inside :func:`removal_after`: where closing pools leave their worktrees' removal.

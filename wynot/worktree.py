@@ -15,12 +15,9 @@ import fcntl
 import itertools
 import os
 import shutil
-import signal
 import stat
 import tempfile
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from wynot.changes import FileState
@@ -36,6 +33,7 @@ from wynot.state import (
     state_dir,
     write_owner,
 )
+from wynot.teardown import signals_deferred
 
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
@@ -202,8 +200,7 @@ def scratch_worktree(
     root = parent / "worktree"
     record = write_owner(state, root, parent)
     try:
-        git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
-            env={OWNER_ENV: owner_token()}, checkout=True)
+        add_worktree(repo, root, good)
         converter = Converter(root, parent / "checkout", common / "objects", good, base)
         yield ScratchWorktree(repo, good, root, base, converter)
     finally:
@@ -246,8 +243,7 @@ def kept_worktree(
             git(root, "checkout", "--quiet", "--detach", "--force", good, checkout=True)
         except GitError:  # missing, broken or no longer registered: made again
             remove_worktree(repo, root)
-            git(repo, "worktree", "add", "--detach", "--quiet", str(root), good,
-                env={OWNER_ENV: owner_token()}, checkout=True)
+            add_worktree(repo, root, good)
         yield ScratchWorktree(repo, good, root, base,
                               Converter(root, scratch, common / "objects", good, base))
 
@@ -287,108 +283,11 @@ def remove_kept_worktrees(repo: Path, state: Path) -> int:
     return removed
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-
-
-@contextlib.contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP until the block ends (they are delivered then).
-
-    In the main thread (elsewhere it does nothing): the signals are blocked in
-    this thread, and one that another thread receives (a worker's, which does
-    not block them) is not handled meanwhile: Python runs handlers in the main
-    thread, here a handler that only notes the signal; the block's end raises
-    it again, to the handler of before.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    noted: list[int] = []
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-    def note(signum: int, _: object) -> None:
-        noted.append(signum)
-
-    handlers = {signum: signal.signal(signum, note) for signum in sorted(_INTERRUPTS)}
-    try:
-        yield
-    finally:
-        for signum, handler in handlers.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
-        for number in dict.fromkeys(noted):
-            signal.raise_signal(number)  # pending until the mask of before is back
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-MAX_REMOVALS = 16  # worktrees removed at the same time
-
-
-class Removal:
-    """Contexts of ``held`` (worktrees made by :func:`scratch_worktree` or
-    :func:`kept_worktree`) being left, i.e. removed, all at the same time from
-    the moment it is made; :meth:`wait` returns when all are left.
-
-    Each removal is mostly a git process deleting files: several at once take
-    little longer than one. They run in threads of their own (at most
-    :data:`MAX_REMOVALS`, each taking the next context until none is left),
-    started with interrupts held off, so that a signal neither cuts one short
-    nor lands in them. One raised in this thread meanwhile (a signal another
-    thread received) is raised by :meth:`wait` once every removal has ended;
-    so is the first error of a removal.
-    """
-
-    def __init__(self, held: Sequence[AbstractContextManager[object]]) -> None:
-        self._todo = list(reversed(held))
-        self._errors: list[BaseException] = []
-        self._lock = threading.Lock()
-        self._threads: list[threading.Thread] = []
-        self._interrupted: BaseException | None = None
-        with signals_deferred():
-            try:
-                while len(self._threads) < min(len(held), MAX_REMOVALS):
-                    self._threads.append(threading.Thread(target=self._leave,
-                                                          name="wynot-removal"))
-                    self._threads[-1].start()
-            except KeyboardInterrupt as error:  # the rest is left by those started, or wait
-                self._interrupted = error
-
-    def wait(self) -> None:
-        with signals_deferred():
-            while True:
-                try:
-                    for thread in self._threads:
-                        with contextlib.suppress(RuntimeError):  # a start cut short
-                            thread.join()
-                    break
-                except KeyboardInterrupt as error:  # every removal ends first
-                    self._interrupted = error
-            self._leave()  # what no thread took (none started)
-        if self._interrupted is not None:
-            raise self._interrupted
-        if self._errors:
-            raise self._errors[0]
-
-    def _leave(self) -> None:
-        while True:
-            with self._lock:
-                if not self._todo:
-                    return
-                context = self._todo.pop()
-            try:
-                context.__exit__(None, None, None)
-            except BaseException as error:  # noqa: BLE001 - raised by wait, in its thread
-                self._errors.append(error)
-
-
-def wait_all(removals: Sequence[Removal]) -> None:
-    """Wait for every removal of ``removals``, then raise what the first one raised."""
-    first: BaseException | None = None
-    for removal in removals:
-        try:
-            removal.wait()
-        except BaseException as error:  # noqa: BLE001 - the others are waited for first
-            first = first or error
-    if first is not None:
-        raise first
+def add_worktree(repo: Path, root: Path, commit: str) -> None:
+    """``git worktree add`` of ``commit``, detached, at ``root``; what it starts (a
+    checkout hook) carries this run's owner mark, killed with the run's leftovers."""
+    git(repo, "worktree", "add", "--detach", "--quiet", str(root), commit,
+        env={OWNER_ENV: owner_token()}, checkout=True)
 
 
 def reclaim(repo: Path, state: Path) -> int:
