@@ -12,6 +12,7 @@ from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
+from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
 from wynot.outcome import Outcome
@@ -111,38 +112,54 @@ sys.exit(125 if proc.returncode else 1)
 """
 
 
-def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
-        make_repo, tmp_path) -> None:
+CPAD = b"".join(b"/* filler %d */\n" % i for i in range(8))
+
+
+def limit_repo(make_repo) -> tuple:
     """lib.h drops a parameter of parse(); ini.c's definition and main.c's call
-    follow, and the new definition reads LIMIT, which five headers define (one
-    of them included): no repair target. With only the prototype applied, gcc
-    shows the prototype disagreeing with the old call; the repair adds the call
-    and the definition, then stops at LIMIT: UNRESOLVED. The pair stays known
-    for labelling, but the search's dependencies learn nothing from a repair
-    that did not build."""
-    headers = {f"cfg{i}.h": b"/* config */\n" + PAD for i in range(5)}
-    good = {"run_test.py": C_RUNNER, **headers,
-            "lib.h": b"int parse(const char *s, int n);\n" + PAD,
-            "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + PAD
+    follow, and the new definition reads LIMIT, which five headers define (cfg0.h
+    included, the others included by nothing): no repair target. notes.txt
+    changes too. Returns (repo, GOOD, diff, the prototype's change, the call's,
+    notes.txt's)."""
+    headers = {f"cfg{i}.h": b"/* config */\n" + CPAD for i in range(5)}
+    good = {"run_test.py": C_RUNNER, **headers, "notes.txt": b"one\n",
+            "lib.h": b"int parse(const char *s, int n);\n" + CPAD,
+            "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + CPAD
             + b"int parse(const char *s, int n) {\n    return s[0] + n;\n}\n",
-            "main.c": b"#include \"lib.h\"\n" + PAD
+            "main.c": b"#include \"lib.h\"\n" + CPAD
             + b"int main(void) { return parse(\"a\", 1); }\n"}
-    limit = b"/* config */\n#ifndef LIMIT\n#define LIMIT 3\n#endif\n" + PAD
-    bad = {**good, **dict.fromkeys(headers, limit),
-           "lib.h": b"int parse(const char *s);\n" + PAD,
-           "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + PAD
+    limit = b"/* config */\n#ifndef LIMIT\n#define LIMIT 3\n#endif\n" + CPAD
+    bad = {**good, **dict.fromkeys(headers, limit), "notes.txt": b"two\n",
+           "lib.h": b"int parse(const char *s);\n" + CPAD,
+           "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + CPAD
            + b"int parse(const char *s) {\n    return s[0] + LIMIT;\n}\n",
-           "main.c": b"#include \"lib.h\"\n" + PAD + b"int main(void) { return parse(\"a\"); }\n"}
-    repo = make_repo("observed")
+           "main.c": b"#include \"lib.h\"\n" + CPAD + b"int main(void) { return parse(\"a\"); }\n"}
+    repo = make_repo("limit")
     good_sha = repo.commit(good)
     diff = read_diff(repo.path, good_sha, repo.commit(bad), context=0)
     prototype = next(c.id for c in diff.changes if c.path == "lib.h")
     call = next(c.id for c in diff.changes if c.path == "main.c")
+    notes = next(c.id for c in diff.changes if c.path == "notes.txt")
+    return repo, good_sha, diff, prototype, call, notes
+
+
+def c_resolver(diff: Diff) -> Resolver:
+    """A resolver that reads C declarations, as the pipeline builds it."""
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
+    return Resolver(symbols, diff=diff, declared=declared)
+
+
+def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
+        make_repo, tmp_path) -> None:
+    """The repository of :func:`limit_repo`. With only the prototype applied, gcc
+    shows the prototype disagreeing with the old call; the repair adds the call
+    and the definition, then stops at LIMIT: UNRESOLVED. The pair stays known
+    for labelling, but the search's dependencies learn nothing from a repair
+    that did not build."""
+    repo, good_sha, diff, prototype, call, _ = limit_repo(make_repo)
     with run_tester(repo, good_sha, diff, tmp_path) as (tester, records):
-        oracle = SearchOracle(tester, Dependencies(),
-                              Resolver(symbols, diff=diff, declared=declared))
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
         assert oracle(frozenset({prototype})) is Outcome.UNRESOLVED
     assert [r.source for r in records] == [RAN, RAN]  # the configuration, one repair
     assert "LIMIT" in records[-1].output_text()
@@ -171,3 +188,25 @@ def test_a_repair_that_would_more_than_double_the_configuration_is_not_run(
         oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=Dependencies())
         assert oracle(frozenset({user})) is Outcome.UNRESOLVED
     assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user}))]
+
+
+def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> None:
+    """The prototype alone: gcc shows it disagreeing with the old call; the repair
+    adds the call and the definition, and stops at LIMIT (UNRESOLVED). The
+    prototype with notes.txt's change breaks alike (the same errors, the same
+    repair, a difference the last errors do not involve): its own run, then
+    UNRESOLVED, the futile repair not run again. The prototype with the change
+    to the included header reports the same errors too, but that header defines
+    LIMIT, which the repair's last errors named: the repair is tried, and it
+    builds."""
+    repo, good, diff, prototype, call, unused = limit_repo(make_repo)
+    included = next(c.id for c in diff.changes if c.path == "cfg0.h")
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        assert oracle(frozenset({prototype})) is Outcome.UNRESOLVED
+        assert len(records) == 2  # the configuration, one repair
+        assert oracle(frozenset({prototype, unused})) is Outcome.UNRESOLVED
+        assert [r.ids for r in records[2:]] == [frozenset({prototype, unused})]
+        assert oracle(frozenset({prototype, included})) is Outcome.FAIL
+    assert [r.source for r in records] == [RAN] * 5
+    assert call in records[-1].ids

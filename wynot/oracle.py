@@ -22,6 +22,13 @@ For a configuration it
    kept whatever the repair gives, for labelling (:meth:`SearchOracle.known`).
    The answer is then the outcome of the enlarged configuration, as in the
    paper; the pipeline later checks that the final answer fails on its own.
+   A repair step of a loop that ended UNRESOLVED (the same changes added for
+   the same errors: :data:`Step`) is futile for configurations that differ
+   from the one it was taken from only in changes the loop's last errors do
+   not involve (:meth:`~wynot.analysis.resolve.Resolver.involved`): another
+   such configuration whose run reaches that step is UNRESOLVED there,
+   without the repair's runs, unless the same step was part of a loop that
+   built.
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
@@ -43,6 +50,10 @@ from wynot.tester import DID_NOT_BUILD, Tester
 MAX_RESOLUTION_ROUNDS = 4
 MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configuration holds
+# One round of the resolution loop: the errors of the run before it (every
+# diagnostic, as the resolver identifies it wherever its line moved) and the
+# changes the resolver added for them.
+Step = tuple[frozenset[Target], frozenset[int]]
 
 
 @dataclass
@@ -66,6 +77,13 @@ class SearchOracle:
     # the units that labelling removes whole (:meth:`known`), not the search's
     # predictions.
     observed: Dependencies = field(default_factory=Dependencies)
+    # Repair steps of loops that ended UNRESOLVED (each with the configurations it
+    # was taken from and the changes the loop's last errors involve), and of
+    # loops that built: a futile step is not taken again, from a configuration
+    # that differs only outside those changes, unless it also helped once.
+    futile: dict[Step, list[tuple[frozenset[int], frozenset[int]]]] = field(
+        default_factory=dict)
+    helped: set[Step] = field(default_factory=set)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -132,16 +150,20 @@ class SearchOracle:
         reports a diagnostic an earlier round targeted, the repair did not
         help and the loop stops there (UNRESOLVED). A repair that, with the
         changes it needs, would add more than :data:`MAX_REPAIR_GROWTH`
-        changes and more than the configuration holds is not tried.
+        changes and more than the configuration holds is not tried, nor is a
+        step of a loop that ended UNRESOLVED before (:attr:`futile`): the same
+        errors, the same changes added.
         """
         enlarged = config
         targeted: set[Target] = set()
         learned: list[tuple[int, int]] = []
+        steps: list[tuple[Step, frozenset[int]]] = []
         for _ in range(MAX_RESOLUTION_ROUNDS):
             if not self.did_not_build(record):
                 for a, b in learned:
                     self.learned += self.deps.add(a, b)
                     self.taught.add(a, b)
+                self.helped.update(step for step, _ in steps)
                 return record
             resolver = self._resolver()
             resolution = resolver.resolve(record.output_text(), enlarged)
@@ -155,12 +177,29 @@ class SearchOracle:
             grown = self.deps.closure(enlarged | resolution.add)
             if len(grown - enlarged) > max(MAX_REPAIR_GROWTH, len(enlarged)):
                 break  # a repair that more than doubles it is a guess, not a repair
+            step = (resolver.signature(record.output_text(), enlarged), resolution.add)
+            if self._futile(step, enlarged):
+                self.tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> "
+                                     "a repair that did not help before: not tried")
+                break
+            steps.append((step, enlarged))
             enlarged = grown
             self.tester.progress(
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")
             record = self.tester.run(enlarged, "search", resolving=config)
+        if steps and self.did_not_build(record):
+            involved = self._resolver().involved(record.output_text(), enlarged)
+            for step, before in steps:
+                self.futile.setdefault(step, []).append((before, involved))
         return record
+
+    def _futile(self, step: Step, config: frozenset[int]) -> bool:
+        """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,
+        from a configuration that differs from ``config`` only in changes that
+        loop's last errors do not involve, and never helped a loop build."""
+        return step not in self.helped and any(
+            not (config ^ before) & involved for before, involved in self.futile.get(step, ()))
 
     def _resolver(self) -> Resolver:
         """The resolver, built now if it was given as a callable."""

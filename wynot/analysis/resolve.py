@@ -192,6 +192,31 @@ class Resolver:
         change = places[0].change if places else None
         return diagnostic.name, diagnostic.kind, diagnostic.qualifier, change
 
+    def signature(self, output: str, applied: Iterable[int]) -> frozenset[Target]:
+        """Every diagnostic ``output`` reports, as :meth:`target` identifies it (named
+        or not): what the compiler saw wrong with the configuration ``applied``,
+        wherever its lines moved. Two configurations with one signature are broken
+        alike, as far as the errors show."""
+        applied = frozenset(applied)
+        return frozenset(self.target(d, applied) for d in self.diagnostics(output))
+
+    def involved(self, output: str, applied: Iterable[int]) -> frozenset[int]:
+        """The changes the errors of ``output`` may depend on: those at their places
+        (applied or not), and those that define, declare, remove or mention a
+        name they report. A configuration that differs from ``applied`` only
+        outside these changes is, as far as the errors tell, broken alike."""
+        applied = frozenset(applied)
+        found: set[int] = set()
+        index = self._index
+        for diagnostic in self.diagnostics(output):
+            found.update(p.change for p in self._places(diagnostic, applied)
+                         if p.change is not None)
+            name = diagnostic.name.rsplit(".", 1)[-1] if diagnostic.name else ""
+            for table in (index.definers, index.removers, index.mentioners):
+                found.update(table.get(name, ()))
+            found.update(cid for cid, _ in index.declarers.get(name, ()))
+        return frozenset(found)
+
     def reports_again(self, output: str, applied: Iterable[int],
                       targets: Iterable[Target]) -> bool:
         """Whether ``output`` still reports a named diagnostic of ``targets``: the
