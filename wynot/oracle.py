@@ -166,18 +166,18 @@ class SearchOracle:
                 self.helped.update(step for step, _ in steps)
                 return record
             resolver = self._resolver()
-            resolution = resolver.resolve(record.output_text(), enlarged)
+            output = record.output_text()  # read once: three readers below
+            resolution = resolver.resolve(output, enlarged)
             for a, b in resolution.observed:  # seen by the compiler: no need to build
                 self.observed.add(a, b)
-            if not resolution.add or resolver.reports_again(record.output_text(), enlarged,
-                                                            targeted):
+            if not resolution.add or resolver.reports_again(output, enlarged, targeted):
                 break
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)
             grown = self.deps.closure(enlarged | resolution.add)
             if len(grown - enlarged) > max(MAX_REPAIR_GROWTH, len(enlarged)):
                 break  # a repair that more than doubles it is a guess, not a repair
-            step = (resolver.signature(record.output_text(), enlarged), resolution.add)
+            step = (resolver.signature(output, enlarged), resolution.add)
             if self._futile(step, enlarged):
                 self.tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> "
                                      "a repair that did not help before: not tried")

@@ -113,7 +113,7 @@ class LocalPool:
         self._lock = threading.Condition()
         self._closing = False
         self._held: list[AbstractContextManager[object]] = []  # the worktrees made, to leave
-        self._stack_lock = threading.Lock()
+        self._held_lock = threading.Lock()
         self._running: set[LocalHandle] = set()
         # by worker: its worktree, the generation it was prepared for, its own TreeBuilder
         self._worktrees: dict[str, tuple[ScratchWorktree, int, TreeBuilder]] = {}
@@ -167,7 +167,7 @@ class LocalPool:
 
     def close(self) -> None:
         """Cancel what is queued or running, wait for the workers, remove the worktrees,
-        all at once (a :class:`~wynot.worktree.Removal`; inside :func:`removal_after`,
+        all at once (a :class:`~wynot.teardown.Removal`; inside :func:`removal_after`,
         it is under way while the block goes on, and waited for at its end).
 
         Interrupts are held off meanwhile (they are delivered afterwards): a second
@@ -270,7 +270,7 @@ class LocalPool:
         # One at a time: a `git worktree add` can read another's half-written
         # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
         # and the reclaiming of dead runs' worktrees prunes.
-        with self._stack_lock:
+        with self._held_lock:
             made = kept_worktree if self._keep else scratch_worktree
             created = made(self.repo, commit, base)
             fresh = created.__enter__()
