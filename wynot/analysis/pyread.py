@@ -64,7 +64,8 @@ class SideReader:
     """
 
     def __init__(self, tree: ast.Module, asked: frozenset[int] | None = None) -> None:
-        self.tree, self.asked = tree, asked  # asked: the lines calls are read on (None: all)
+        # asked: the lines calls and uses of names are read on (None: all)
+        self.tree, self.asked = tree, asked
         self.params: dict[int, Pairs] = {}
         self.keywords: dict[int, Pairs] = {}
         self.signatures: list[tuple[frozenset[int], str, Signature]] = []
@@ -108,7 +109,8 @@ class SideReader:
                 self._name(node, body)
         elif arguments is not None and isinstance(node, ast.arg):
             arguments.names.add(node.arg)
-            self.uses.setdefault(node.lineno, set()).add((arguments.name, node.arg, True))
+            if self.asked is None or node.lineno in self.asked:
+                self.uses.setdefault(node.lineno, set()).add((arguments.name, node.arg, True))
         if where is not None:
             where = (where[0], where[1], True) if isinstance(node, _STATEMENTS) else None
         fields = _FIELDS.get(kind)
@@ -125,13 +127,15 @@ class SideReader:
         """What a node in a function's body binds or reads."""
         if isinstance(node, ast.Name):
             store = not isinstance(node.ctx, ast.Load)
-            self.uses.setdefault(node.lineno, set()).add((body.name, node.id, store))
+            if self.asked is None or node.lineno in self.asked:
+                self.uses.setdefault(node.lineno, set()).add((body.name, node.id, store))
             if store:
                 body.names.add(node.id)
         elif (body.me and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
               and node.value.id == body.me):
             store = not isinstance(node.ctx, ast.Load)
-            self.uses.setdefault(node.lineno, set()).add((body.owner, node.attr, store))
+            if self.asked is None or node.lineno in self.asked:
+                self.uses.setdefault(node.lineno, set()).add((body.owner, node.attr, store))
             if store:
                 self.members[body.owner].add(node.attr)
         elif isinstance(node, ast.alias):
@@ -198,7 +202,8 @@ class SideReader:
                 for target in targets:
                     if isinstance(target, ast.Name):
                         self.members[key].add(target.id)
-                        self.uses.setdefault(target.lineno, set()).add((key, target.id, True))
+                        if self.asked is None or target.lineno in self.asked:
+                            self.uses.setdefault(target.lineno, set()).add((key, target.id, True))
             inner = (f"{prefix}{node.name}.", key, nested)
         for expression in (*node.bases, *node.keywords):
             self._walk(expression, None, None, None)
