@@ -115,7 +115,7 @@ if __name__ == "__main__":
 
 def _comparable(side: PythonSide | None, spans: list[tuple[int, int]] | None = None) -> Any:
     """A side's readings, with the order of equal-line entries left out; with
-    ``spans``, the keywords, calls and uses on their lines only (where they are read)."""
+    ``spans``, the keywords and calls on their lines only (where they are read)."""
     if side is None:
         return None
     asked = range(10**9) if spans is None else {n for a, b in spans for n in range(a, b + 1)}
@@ -123,8 +123,7 @@ def _comparable(side: PythonSide | None, spans: list[tuple[int, int]] | None = N
     return (side.params, {line: found for line, found in side.keywords.items() if line in asked},
             {line: Counter(map(repr, found)) for line, found in side.shapes.signatures.items()},
             {line: Counter(map(repr, found)) for line, found in calls.items()},
-            {line: found for line, found in side.uses.items() if line in asked},
-            side.bound, side.scopes)
+            side.uses, side.bound, side.scopes)
 
 
 def _reference(data: bytes, spans: list[tuple[int, int]] | None) -> Any:

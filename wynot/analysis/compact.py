@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import sys
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -66,14 +66,16 @@ def build(cls: type[T], values: Sequence[Any], sets: Sequence[bool | None]) -> T
     without ``__init__``. ``sets``, by field: None for a value kept as it is, else
     a collection made a frozenset (:data:`EMPTY` when empty), its strings
     interned where True."""
-    return restore(cls, tuple(_frozen(item, kind) for item, kind in zip(values, sets,
-                                                                        strict=True)))
-
-
-def _frozen(item: Any, kind: bool | None) -> Any:
-    if kind is None:
-        return item
-    if not item:
-        return EMPTY
-    collection: Collection[Any] = item
-    return frozenset(map(sys.intern, collection)) if kind else frozenset(collection)
+    if cls not in _SETTERS:
+        _learn(cls)
+    value: T = object.__new__(cls)
+    for setter, item, kind in zip(_SETTERS[cls], values, sets, strict=True):
+        if kind is None:
+            setter(value, item)
+        elif not item:
+            setter(value, EMPTY)
+        elif kind:
+            setter(value, frozenset(map(sys.intern, item)))
+        else:
+            setter(value, frozenset(item))
+    return value

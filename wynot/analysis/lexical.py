@@ -64,6 +64,8 @@ CODE_SUFFIXES = PYTHON_SUFFIXES | frozenset({
     ".java", ".js", ".jsx", ".ts", ".tsx", ".go", ".rs", ".cs", ".kt", ".swift", ".scala",
 })
 
+# What :func:`tokens` leaves out: the stopwords and every one-letter name.
+_NO_TOKENS = STOPWORDS | frozenset("_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _SHORT_MODULE = re.compile(r"(?<![\w.])([A-Za-z_])(?:\.(?=[A-Za-z_])|\()")
 
 
@@ -75,7 +77,8 @@ def tokens(lines: Iterable[str]) -> set[str]:
     function imported under a short name (``import typing as t``).
     """
     text = "\n".join(lines)  # no token spans a line break
-    found = {t for t in set(IDENTIFIER.findall(text)) if len(t) > 1 and t not in STOPWORDS}
+    found = set(IDENTIFIER.findall(text))
+    found -= _NO_TOKENS
     found.update(_SHORT_MODULE.findall(text))
     return found
 

@@ -54,8 +54,7 @@ class PythonSide:
     params: dict[int, Pairs]  # (function, parameter) by line
     keywords: dict[int, Pairs]  # (called function, keyword) by line
     shapes: Shapes
-    # by line (the lines asked about, see analyse_python): (scope, name, bound there)
-    uses: dict[int, set[tuple[str, str, bool]]]
+    uses: dict[int, set[tuple[str, str, bool]]]  # by line: (scope, name, bound there)
     bound: dict[str, frozenset[str]]  # each scope's names
     scopes: list[Scope]  # every def and class, outer before inner
     inert: Inert = NOTHING_INERT  # names not evaluated, lines never run (wynot.analysis.runtime)
@@ -67,10 +66,9 @@ def analyse_python(data: bytes,
 
     ``spans``: (first, last) line ranges that will be asked about (the hunks
     of this side); only the top-level statements that touch one are walked,
-    and only the calls that start an argument on one of their lines, and the
-    uses of names on their lines, are read. Everything a hunk's analysis
-    reads lies in the statements around its lines (its enclosing functions
-    and classes).
+    and only the calls that start an argument on one of their lines are
+    read. Everything a hunk's analysis reads lies in the statements around
+    its lines (its enclosing functions and classes).
     """
     tree = python_tree(data)
     if tree is None:
