@@ -101,8 +101,9 @@ def test_symbols_built_without_init_are_the_constructed_ones(
     given_values.insert(names.index("code"), code)
     given_values.insert(names.index("stub"), stub)
     built = symbols._symbols(*given_values)
-    made = Symbols(**{name: v if isinstance(v, bool) else frozenset(v)
-                      for name, v in zip(names, given_values, strict=True)})
+    arguments: dict[str, Any] = {name: v if isinstance(v, bool) else frozenset(v)
+                                 for name, v in zip(names, given_values, strict=True)}
+    made = Symbols(**arguments)
     assert same_fields(built, made) and built == made and hash(built) == hash(made)
     for name in names:
         value = getattr(built, name)
