@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 import reference_walks
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from unidiff.patch import PatchSet
 
 from conftest import GitRepo
@@ -26,7 +28,7 @@ from wynot.analysis.python import PythonSide, analyse_python, hunk_shapes
 from wynot.analysis.symbols import analyse_file
 from wynot.analysis.treesitter import language_for, tokens
 from wynot.changes import Change, Diff, Hunk
-from wynot.diffread import _parse_part, _patch_name, _split_patch, read_diff
+from wynot.diffread import _hunk, _parse_part, _patch_name, _split_patch, read_diff
 from wynot.errors import GitError
 from wynot.git import git
 
@@ -401,3 +403,31 @@ def test_hunk_shapes_read_the_whole_spans_only_where_they_can_matter(
             compared += 1
             found += any(shapes)
     assert compared >= 50 and found >= 20
+
+
+def _counts_line_by_line(body: list[bytes]) -> tuple[int, int, bool] | None:
+    """(lines on GOOD's side, on BAD's side, other lines seen) as the earlier reading
+    counted them, by each line's first byte."""
+    kinds = Counter(line[:1] for line in body)
+    context = kinds.pop(b" ", 0) + kinds.pop(b"\n", 0) + kinds.pop(b"\r", 0)
+    removed, added = kinds.pop(b"-", 0), kinds.pop(b"+", 0)
+    kinds.pop(b"\\", None)
+    return removed + context, added + context, bool(kinds)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([b" a\n", b"-b\n", b"+c\n", b"\n", b"\r\n", b"\\ No newline\n",
+                                 b"x\n", b"--\n", b"+-\n", b" \n"]), max_size=12),
+       st.integers(0, 6), st.integers(0, 6), st.booleans())
+def test_a_hunk_counts_its_lines_as_it_did_line_by_line(
+        body: list[bytes], old_len: int, new_len: int, cut: bool) -> None:
+    if cut and body:  # the chunk's last line without its line break
+        body = [*body[:-1], body[-1].rstrip(b"\n") or b" "]
+    lines = [b"@@ -1,%d +1,%d @@ f\n" % (old_len, new_len), *body]
+    old, new, other = _counts_line_by_line(body)
+    if other or (old, new) != (old_len, new_len):
+        with pytest.raises(GitError):
+            _hunk(lines, 0, len(lines), "m.py")
+    else:
+        hunk = _hunk(lines, 0, len(lines), "m.py")
+        assert (hunk.old_len, hunk.new_len, hunk.header) == (old_len, new_len, "f")
