@@ -37,10 +37,14 @@ _DEFINITIONS = [
     re.compile(r"^\s*(?:struct|union|enum)\s+([A-Za-z_]\w*)\s*\{"),      # C aggregate
     # C function definition or prototype at column 0: type words, then name(
     re.compile(r"^(?!(?:return|else|case|goto)\b)(?:[A-Za-z_]\w*[\s*]+)+([A-Za-z_]\w*)\s*\("),
+    # Rust items, methods inside an impl included; a constant or static by its type
+    re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
+               r"(?:fn|struct|enum|trait|union|mod|macro_rules!)\s+([A-Za-z_]\w*)"),
+    re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:const|static)\s+(?:mut\s+)?([A-Z_][A-Z0-9_]*)\s*:"),
 ]
 
 # What every line the patterns above match contains.
-_MAY_DEFINE = re.compile(r"def|class|=|\{|\(")
+_MAY_DEFINE = re.compile(r"def|class|=|\{|\(|mod\b|struct\b")
 
 # Words that never carry a dependency in the line scan: keywords and builtins
 # of Python and C. (Token changes use the lexer's token types instead.)

@@ -12,9 +12,11 @@ bump(&mut self)``, ``22 - ...``). :func:`rustc_diagnostics` reads an error's
 name, kind and qualifier from its message, its place from the first ``-->``
 line, and adds the places of its notes and of the first line each help
 quotes, innermost first. An error whose message names nothing keeps its
-places: ``cannot borrow `*self` as mutable`` in a method body is repaired
-where its help points, the ``&self`` a hunk rewrites. Warnings are not
-read (rustc's are lints: unused names, style). Linear in the output. Pure.
+places, the line its help quotes first: that is where rustc says the fix
+goes (``cannot borrow `*self` as mutable``, reported on a call in a method
+body, is repaired by the hunk that rewrites ``&self`` in the method's
+signature). Warnings are not read (rustc's are lints: unused names, style).
+Linear in the output. Pure.
 """
 
 from __future__ import annotations
@@ -71,12 +73,13 @@ def rustc_diagnostics(output: str) -> list[Diagnostic]:
     current: Diagnostic | None = None  # the error being read: message, then places
     path = ""  # the file of the last place read: a help quotes lines of it
     helping = False  # a help section began; its first quoted line is a place
+    helped: Location | None = None  # the first line a help of the error quotes
     for line in _lines(output):
         head = _HEAD.match(line)
         if head is not None:
-            _finish(found, current)
+            _finish(found, current, helped)
             current = _message(head.group(2)) if head.group(1) == "error" else None
-            helping = False
+            helping, helped = False, None
             continue
         if current is None:
             continue
@@ -91,9 +94,10 @@ def rustc_diagnostics(output: str) -> list[Diagnostic]:
             continue
         quoted = _QUOTED.match(line) if helping and path else None
         if quoted is not None:
-            current = _placed(current, Location(path, int(quoted.group(1))))
+            helped = helped or Location(path, int(quoted.group(1)))
+            current = _placed(current, helped)
             helping = False
-    _finish(found, current)
+    _finish(found, current, helped)
     return found
 
 
@@ -128,10 +132,16 @@ def _placed(diagnostic: Diagnostic, where: Location) -> Diagnostic:
     return replace(diagnostic, locations=(*diagnostic.locations, where))
 
 
-def _finish(found: list[Diagnostic], diagnostic: Diagnostic | None) -> None:
-    """Keep an error once it is read whole: named, or placed."""
-    if diagnostic is not None and (diagnostic.name or diagnostic.locations) and (
-            diagnostic not in found):
+def _finish(found: list[Diagnostic], diagnostic: Diagnostic | None,
+            helped: Location | None) -> None:
+    """Keep an error once it is read whole: named, or placed (an error that
+    names nothing at the line its help quotes first)."""
+    if diagnostic is None or not (diagnostic.name or diagnostic.locations):
+        return
+    if helped is not None and not diagnostic.name:
+        rest = tuple(loc for loc in diagnostic.locations if loc != helped)
+        diagnostic = replace(diagnostic, locations=(helped, *rest))
+    if diagnostic not in found:
         found.append(diagnostic)
 
 
