@@ -119,6 +119,22 @@ def test_readers_are_linear_in_the_output() -> None:
     assert ten < 30 * max(one, 0.01), (one, ten)
 
 
+def test_rustc_reader_is_linear_in_the_output() -> None:
+    """rustc's shape (message, then `-->`, then a help's quoted line) at 1 MB and
+    10 MB of output: about ten times as long, and a 1 MB message reads at once."""
+    text = (ERRORS / "rustc_resolve.txt").read_text(encoding="utf-8")
+    long = "error[E0599]: no method named `" + "a" * 1_000_000 + " found for `x\n --> a.rs:1:1\n"
+    assert parse_diagnostics(long) == [Diagnostic("", "syntax", "", (Location("a.rs", 1),))]
+
+    def seconds(size: int) -> float:
+        started = time.monotonic()
+        parse_diagnostics((text * (size // len(text) + 1))[:size])
+        return time.monotonic() - started
+
+    one, ten = seconds(1_000_000), seconds(10_000_000)
+    assert ten < 30 * max(one, 0.01), (one, ten)
+
+
 def test_a_macro_call_that_does_not_fit_points_at_the_macro() -> None:
     """gcc's own words (from a real build of libyaml with one hunk of a macro change)."""
     output = ('src/api.c: In function \u2018yaml_parser_initialize\u2019:\n'
