@@ -38,10 +38,11 @@ _DEFINITIONS = [
     # C function definition or prototype at column 0: type words, then name(
     re.compile(r"^(?!(?:return|else|case|goto)\b)(?:[A-Za-z_]\w*[\s*]+)+([A-Za-z_]\w*)\s*\("),
     # Rust items, methods inside an impl included (a struct, enum or union by
-    # what follows its name: not C's `struct point p;`); a constant by its type
+    # what follows its name: not C's `struct point p;` nor a brace on the next
+    # line, which the C pattern above leaves alone too); a constant by its type
     re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
                r"(?:(?:fn|trait|mod|macro_rules!)\s+([A-Za-z_]\w*)|(?:struct|enum|union)\s+"
-               r"([A-Za-z_]\w*)\s*(?:[({<]|where\b|$))"),
+               r"([A-Za-z_]\w*)\s*(?:[({<]|where\b))"),
     re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:const|static)\s+(?:mut\s+)?([A-Z_][A-Z0-9_]*)\s*:"),
 ]
 
