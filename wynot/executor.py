@@ -19,6 +19,7 @@ calling thread.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -67,12 +68,18 @@ class Execution:
     output: str  # path of the output file
     conflict: bool = False  # not run: the configuration cannot be written
     worker: str = ""
+    started: float = 0.0  # when the worker took it, and when it ended (time.time())
+    ended: float = 0.0
 
 
 class Handle(Protocol):
     def result(self) -> Execution: ...
     def cancel(self) -> None: ...
     def done(self) -> bool: ...
+
+    def prioritise(self, nice: int) -> None:
+        """The run's CPU priority from now on, as a nice value (0: normal; best
+        effort, :mod:`wynot.priority`); never changes its outcome."""
 
 
 class Executor(Protocol):
@@ -99,15 +106,17 @@ Started = Callable[[str, Job], None]  # (worker name, job): a worker starts a jo
 
 def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             cancelled: Callable[[], bool] | None = None, worker: str = "",
-            trees: TreeBuilder | None = None) -> Execution:
+            trees: TreeBuilder | None = None,
+            nice: Callable[[], int] | None = None) -> Execution:
     """Materialise ``job`` in ``worktree``, build, test and classify. Raises Cancelled.
 
     ``trees`` is the worktree's own builder (it remembers the configuration
     last written there, so only the files whose selection flips are written);
     it is reset after a failed write or a checkout. Without one, a fresh
-    builder is used.
+    builder is used. ``nice``: the run's CPU priority, polled while it runs
+    (:meth:`Handle.prioritise`).
     """
-    output = job.output
+    output, started = job.output, time.time()
     if trees is None:
         trees = TreeBuilder(diff)
     if job.commit:
@@ -129,12 +138,12 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             output.parent.mkdir(parents=True, exist_ok=True)
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return Execution(Outcome.UNRESOLVED, Reason.CONFLICT.value, 0.0, str(output),
-                             conflict=True, worker=worker)
-    result = run_configuration(worktree.root, commands, output, cancelled)
+                             conflict=True, worker=worker, started=started, ended=time.time())
+    result = run_configuration(worktree.root, commands, output, cancelled, nice)
     if cancelled is not None and cancelled():
         raise Cancelled(job.describe())
     execution = Execution(result.outcome, result.reason.value, result.duration, str(output),
-                          worker=worker)
+                          worker=worker, started=started, ended=time.time())
     return did_not_build(execution, job.build_errors)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
 from wynot.executor import Cancelled, Execution, Executor, Handle, Job, did_not_build
 from wynot.lookahead import Guesses
 from wynot.outcome import Outcome
+from wynot.priority import YIELDING
 from wynot.result import (
     CACHED,
     CONFLICT,
@@ -76,6 +78,9 @@ class Tester:
     # Evidence of where the cause lies (change id -> weight, wynot.suspects.weights):
     # it orders speculative runs only.
     suspicion: Mapping[int, float] = field(default_factory=dict, repr=False)
+    # Runs at full CPU priority at a time (the one awaited, then the likeliest next);
+    # the other speculative runs yield (:meth:`_prioritise`).
+    cores: int = field(default_factory=lambda: len(os.sched_getaffinity(0)), repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -122,7 +127,7 @@ class Tester:
         if self.cache is not None and record.source == RAN:
             self.cache.put(self.key, ids, CachedOutcome(
                 record.outcome, record.reason, record.duration, record.output))
-        return self._add(record, execution.worker)
+        return self._add(record, execution)
 
     def run_commit(self, sha: str, phase: str, *, expect: Outcome | None = None) -> TestRecord:
         """Test a whole commit, checked out in a worktree (the commit phase); with
@@ -140,7 +145,7 @@ class Tester:
         if self.cache is not None:
             self.cache.put(self._commit_key(sha), (), CachedOutcome(
                 record.outcome, record.reason, record.duration, record.output))
-        return self._add(record, execution.worker)
+        return self._add(record, execution)
 
     def _commit_key(self, sha: str) -> str:
         return search_key(commit=sha, test=self.commands.test, build=self.commands.build,
@@ -234,7 +239,7 @@ class Tester:
         execution = handle.result()
         return self._add(TestRecord(number, phase, ids, execution.outcome, execution.reason,
                                     execution.duration, execution.output, RAN, commit=commit),
-                         execution.worker)
+                         execution)
 
     def guesses(self, changes: Iterable[int]) -> Guesses[int]:
         """How a looking-ahead search over ``changes`` guesses its answers: by their
@@ -362,6 +367,27 @@ class Tester:
             self._speculated += 1
             job = self._job(key, f"spec-{self._speculated:04d}.out")
             self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
+        self._prioritise()
+
+    def _prioritise(self) -> None:
+        """The run the search waits for, then the listed ones in the list's order, up to
+        :attr:`cores` of them, at full CPU priority; the other speculative runs under
+        way yield the CPU to them (:data:`~wynot.priority.YIELDING`), so that runs the
+        search may never need do not slow down the one it needs now. Only how
+        soon runs end depends on it, never what they answer."""
+        slots = self.cores
+        if self._awaited is not None and not self._awaited[1].done():
+            self._awaited[1].prioritise(0)
+            slots -= 1
+        running = {key: handle for key, (handle, _) in self._pending.items()
+                   if not handle.done()}
+        for key in self._listed:
+            handle = running.pop(key, None)
+            if handle is not None:
+                handle.prioritise(0 if slots > 0 else YIELDING)
+                slots -= 1
+        for handle in running.values():
+            handle.prioritise(YIELDING)
 
     def _free(self, listed: set[_Key]) -> bool:
         """Cancel the latest running speculative run not in ``listed``; False if none."""
@@ -388,7 +414,9 @@ class Tester:
             with contextlib.suppress(Exception):  # cancelled, or broke: not evidence
                 execution = handle.result()
                 entry.update(source="unused", outcome=execution.outcome.value,
-                             output=execution.output, worker=execution.worker)
+                             output=execution.output, **_when(execution))
+        elif started := getattr(handle, "started", 0.0):  # a worker took it: it ran till now
+            entry.update(started=round(started, 3), ended=round(time.time(), 3))
         self.log.record(**entry)
 
     def _execute(self, key: _Key, number: int, phase: str) -> Execution:
@@ -433,6 +461,7 @@ class Tester:
     def _wait(self, key: _Key, handle: Handle) -> Execution:
         """The execution of ``handle``; speculation goes on meanwhile."""
         self._awaited = (key, handle)  # not started again, and it holds a worker
+        self._prioritise()
         finished = -1
         try:
             while self._listed and not handle.done():  # workers that finish meanwhile go on
@@ -446,7 +475,7 @@ class Tester:
         finally:
             self._awaited = None
 
-    def _add(self, record: TestRecord, worker: str = "") -> TestRecord:
+    def _add(self, record: TestRecord, execution: Execution | None = None) -> TestRecord:
         self.records.append(record)
         if record.ran:
             self._runs[None] = self._runs.get(None, 0) + 1
@@ -456,7 +485,7 @@ class Tester:
         # Predicted answers are cheap and can be many: log their size, not their ids.
         ids = (record.size if record.source == PREDICTED
                else self.log.ids(record.ids, record.number))
-        extra = {"worker": worker} if worker else {}
+        extra = _when(execution) if execution is not None else {}
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
@@ -464,3 +493,12 @@ class Tester:
                         **extra)
         self.progress(record)
         return record
+
+
+def _when(execution: Execution) -> dict[str, object]:
+    """Which worker ran it (with several), and when (seconds since the epoch): for
+    timelines."""
+    when: dict[str, object] = {"worker": execution.worker} if execution.worker else {}
+    if execution.started:
+        when.update(started=round(execution.started, 3), ended=round(execution.ended, 3))
+    return when
