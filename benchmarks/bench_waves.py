@@ -112,7 +112,8 @@ def busy_profile(runs: list[Run], workers: int, cores: int) -> tuple[float, floa
 
 def measure(repo: Path, jobs: int, flat: bool = False) -> dict[str, object]:
     origin = time.time()
-    proc = subprocess.run([sys.executable, "-c", (_FLAT if flat else "") + _CPU, "good", "bad", "--json", "--no-cache",
+    code = (_FLAT if flat else "") + _CPU
+    proc = subprocess.run([sys.executable, "-c", code, "good", "bad", "--json", "--no-cache",
                            "-q", "-j", str(jobs), "--", *test_command(repo)],
                           cwd=repo, capture_output=True, text=True, check=False)
     wall = time.time() - origin

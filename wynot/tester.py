@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -72,15 +71,13 @@ class Tester:
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
     _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
     _keep_again: bool = field(default=False, init=False, repr=False)
+    _needed: set[_Key] = field(default_factory=set, init=False, repr=False)  # asked for sure
     # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
     # speculative run finishes while the search waits.
     replan: Callable[[], None] | None = field(default=None, repr=False)
     # Evidence of where the cause lies (change id -> weight, wynot.suspects.weights):
     # it orders speculative runs only.
     suspicion: Mapping[int, float] = field(default_factory=dict, repr=False)
-    # Runs at full CPU priority at a time (the one awaited, then the likeliest next);
-    # the other speculative runs yield (:meth:`_prioritise`).
-    cores: int = field(default_factory=lambda: len(os.sched_getaffinity(0)), repr=False)
 
     def runs(self, phase: str | None = None) -> int:
         """How many times the test command really ran (in ``phase``, or at all); O(1)."""
@@ -248,7 +245,7 @@ class Tester:
         return Guesses(universe, {c: w for c, w in self.suspicion.items() if c in universe})
 
     def speculate(self, configs: Sequence[frozenset[int]],
-                  again: Sequence[frozenset[int]] | None = None) -> None:
+                  again: Sequence[frozenset[int]] | None = None, needed: int = 0) -> None:
         """Start these configurations on idle workers, first ones first.
 
         Speculative runs started earlier and not among ``configs`` are
@@ -260,8 +257,11 @@ class Tester:
         ``again``: likely answers among ``configs``, of which a second,
         independent run is started too (right after the first), for the
         verification that reruns the answer without the cache; None leaves
-        the second runs started earlier as they are.
+        the second runs started earlier as they are. ``needed``: the first so many
+        configurations will be asked for certain (the premise's): they keep the
+        CPU while the others yield it (:meth:`_prioritise`).
         """
+        self._needed = {("", ids) for ids in configs[:needed]}
         twice = set(again or ())
         self._want([key for ids in configs
                     for key in [("", ids)] + ([(AGAIN, ids)] if ids in twice else [])],
@@ -370,24 +370,16 @@ class Tester:
         self._prioritise()
 
     def _prioritise(self) -> None:
-        """The run the search waits for, then the listed ones in the list's order, up to
-        :attr:`cores` of them, at full CPU priority; the other speculative runs under
-        way yield the CPU to them (:data:`~wynot.priority.YIELDING`), so that runs the
-        search may never need do not slow down the one it needs now. Only how
+        """The run the search waits for, and those it is sure to ask (``needed``), at full
+        CPU priority; the other speculative runs under way yield the CPU to them
+        (:data:`~wynot.priority.YIELDING`): the search may never need them, and a
+        guess is no likelier than its sibling, so they all yield alike. Only how
         soon runs end depends on it, never what they answer."""
-        slots = self.cores
         if self._awaited is not None and not self._awaited[1].done():
             self._awaited[1].prioritise(0)
-            slots -= 1
-        running = {key: handle for key, (handle, _) in self._pending.items()
-                   if not handle.done()}
-        for key in self._listed:
-            handle = running.pop(key, None)
-            if handle is not None:
-                handle.prioritise(0 if slots > 0 else YIELDING)
-                slots -= 1
-        for handle in running.values():
-            handle.prioritise(YIELDING)
+        for key, (handle, _) in self._pending.items():
+            if not handle.done():
+                handle.prioritise(0 if key in self._needed else YIELDING)
 
     def _free(self, listed: set[_Key]) -> bool:
         """Cancel the latest running speculative run not in ``listed``; False if none."""
