@@ -1,6 +1,6 @@
 """Where the wall time of a -j N run goes: its runs on a timeline, its rounds and waves.
 
-    python benchmarks/bench_waves.py REPO [REPO...] [--jobs 1,8] [--runs] [--no-priority]
+    python benchmarks/bench_waves.py REPO [REPO...] [--jobs 1,8] [--runs]
 
 Each REPO as for ``bench_parallel.py hunks`` (tags ``good`` and ``bad``, the
 test command after a one-second sleep, ``--no-cache``). wynot runs once per
@@ -47,8 +47,6 @@ _CPU = ("import atexit, resource, sys\n"
         "atexit.register(_cpu)\n"
         "from wynot.cli import main\n"
         "main()\n")
-# with --no-priority: every run at full CPU priority, as before wynot.priority
-_FLAT = "import wynot.priority\nwynot.priority.adjustable = lambda: False\n"
 
 
 WAVE_SECONDS = 0.1  # shorter dips below the cores are a worker between two runs
@@ -110,10 +108,9 @@ def busy_profile(runs: list[Run], workers: int, cores: int) -> tuple[float, floa
     return idle, short, waves
 
 
-def measure(repo: Path, jobs: int, flat: bool = False) -> dict[str, object]:
+def measure(repo: Path, jobs: int) -> dict[str, object]:
     origin = time.time()
-    code = (_FLAT if flat else "") + _CPU
-    proc = subprocess.run([sys.executable, "-c", code, "good", "bad", "--json", "--no-cache",
+    proc = subprocess.run([sys.executable, "-c", _CPU, "good", "bad", "--json", "--no-cache",
                            "-q", "-j", str(jobs), "--", *test_command(repo)],
                           cwd=repo, capture_output=True, text=True, check=False)
     wall = time.time() - origin
@@ -136,8 +133,6 @@ def main() -> None:
     ap.add_argument("repos", nargs="+", type=Path)
     ap.add_argument("--jobs", default="1,8")
     ap.add_argument("--runs", action="store_true", help="print every run too")
-    ap.add_argument("--no-priority", action="store_true",
-                    help="every run at full CPU priority (wynot.priority off)")
     args = ap.parse_args()
     cores = len(os.sched_getaffinity(0))
     print("| repository | -j | wall (s) | start-up (s) | rounds | idle (worker-s) "
@@ -147,7 +142,7 @@ def main() -> None:
     for repo in args.repos:
         for jobs in (int(j) for j in args.jobs.split(",")):
             children = os.times().children_user + os.times().children_system
-            m = measure(repo, jobs, args.no_priority)
+            m = measure(repo, jobs)
             found: list[Run] = m["runs"]  # type: ignore[assignment]
             idle, short, waves = busy_profile(found, jobs, cores)
             used = [r for r in found if r.used]

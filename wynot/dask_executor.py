@@ -65,9 +65,6 @@ class DaskHandle:
     def done(self) -> bool:
         return bool(self.future.done())
 
-    def prioritise(self, nice: int) -> None:
-        """Runs on dask workers keep their priority: each has a worker of its own."""
-
 
 class DaskExecutor:
     """Jobs run as dask tasks (``pure=False``) on the workers of ``scheduler``.

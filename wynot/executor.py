@@ -77,10 +77,6 @@ class Handle(Protocol):
     def cancel(self) -> None: ...
     def done(self) -> bool: ...
 
-    def prioritise(self, nice: int) -> None:
-        """The run's CPU priority from now on, as a nice value (0: normal; best
-        effort, :mod:`wynot.priority`); never changes its outcome."""
-
 
 class Executor(Protocol):
     """Runs jobs; ``workers`` of them at a time."""
@@ -106,15 +102,13 @@ Started = Callable[[str, Job], None]  # (worker name, job): a worker starts a jo
 
 def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             cancelled: Callable[[], bool] | None = None, worker: str = "",
-            trees: TreeBuilder | None = None,
-            nice: Callable[[], int] | None = None) -> Execution:
+            trees: TreeBuilder | None = None) -> Execution:
     """Materialise ``job`` in ``worktree``, build, test and classify. Raises Cancelled.
 
     ``trees`` is the worktree's own builder (it remembers the configuration
     last written there, so only the files whose selection flips are written);
     it is reset after a failed write or a checkout. Without one, a fresh
-    builder is used. ``nice``: the run's CPU priority, polled while it runs
-    (:meth:`Handle.prioritise`).
+    builder is used.
     """
     output, started = job.output, time.time()
     if trees is None:
@@ -139,7 +133,7 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return Execution(Outcome.UNRESOLVED, Reason.CONFLICT.value, 0.0, str(output),
                              conflict=True, worker=worker, started=started, ended=time.time())
-    result = run_configuration(worktree.root, commands, output, cancelled, nice)
+    result = run_configuration(worktree.root, commands, output, cancelled)
     if cancelled is not None and cancelled():
         raise Cancelled(job.describe())
     execution = Execution(result.outcome, result.reason.value, result.duration, str(output),

@@ -176,7 +176,7 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     def diff_read(diff: Diff) -> None:  # GOOD and BAD need no analysis: they start now,
         # on workers that would wait for it (the premise adopts the runs)
         early.append(_tester(repo, diff, request, cache, log, progress, records, executor))
-        early[0].speculate([frozenset(), frozenset(c.id for c in diff.changes)], needed=2)
+        early[0].speculate([frozenset(), frozenset(c.id for c in diff.changes)])
 
     ran: list[tuple[TestRecord, TestRecord]] = []
 
@@ -311,7 +311,7 @@ def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: P
         tester.suspicion = weights(diff, bad.output_text(), good.output_text())
     opening = first_questions(tester, deps, list(plan.order), plan.split,
                               keep) if request.executor == "local" else []
-    tester.speculate([frozenset(), everything, *opening], needed=2)
+    tester.speculate([frozenset(), everything, *opening])
     if not ahead:
         known = vocabulary(diff) if parallel else None  # while GOOD and BAD run
         good, bad = records()

@@ -46,7 +46,6 @@ class LocalHandle:
     _inline: Callable[[LocalHandle], None] | None = None
     rank: tuple[int, int] = (0, 0)  # (priority, submission): the queue's order
     started: float = 0.0  # when a worker took it (time.time()), for the run log
-    _nice: int = 0  # the CPU priority its run is to have (:meth:`prioritise`)
 
     def result(self) -> Execution:
         if self._inline is not None and not self._done.is_set():
@@ -70,12 +69,6 @@ class LocalHandle:
 
     def done(self) -> bool:
         return self._done.is_set()
-
-    def prioritise(self, nice: int) -> None:
-        self._nice = nice  # the worker's run polls it (:mod:`wynot.priority`)
-
-    def nice(self) -> int:
-        return self._nice
 
     def finish(self, execution: Execution | None, error: BaseException | None) -> None:
         self._execution, self._error = execution, error
@@ -262,8 +255,7 @@ class LocalPool:
             worktree = self._prepare(worktree, good, diff, handle.rank)
             trees = TreeBuilder(diff)  # a fresh worktree of GOOD, or one just checked out
             self._worktrees[name] = (worktree, current, trees)
-        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees,
-                       handle.nice)
+        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees)
 
     def _prepare(self, worktree: ScratchWorktree | None, good: str, diff: Diff,
                  rank: tuple[int, int] = (0, 0)) -> ScratchWorktree:

@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from wynot.priority import set_nice
 from wynot.state import OWNER_ENV, kill_marked, owner_token
 
 KILL_GRACE_SECONDS = 2.0
@@ -101,7 +100,6 @@ class BoundedOutput:
 def run_command(
     argv: Sequence[str], cwd: Path, env: dict[str, str], log: BoundedOutput,
     timeout: float | None, cancelled: Callable[[], bool] | None = None,
-    nice: Callable[[], int] | None = None,
 ) -> tuple[int | None, bool]:
     """Run one command in its own process group. Returns (exit code, timed out).
 
@@ -110,8 +108,7 @@ def run_command(
     once true, the group is killed and the run ends as if it timed out.
     Whatever ends the command (its own exit, the timeout, a cancellation, an
     interrupt of wynot), its process group is killed before this returns; if
-    wynot dies first, the guard process kills the group. ``nice`` is polled
-    too: the command's CPU priority follows it (:func:`wynot.priority.set_nice`).
+    wynot dies first, the guard process kills the group.
     """
     test_id = f"{owner_token()}.{next(_TEST_IDS)}"
     env = {**env, OWNER_ENV: owner_token(), TEST_ENV: test_id}
@@ -137,8 +134,7 @@ def run_command(
     deadline = None if timeout is None else time.monotonic() + timeout
     timed_out = False
     try:
-        timed_out = not _pump(proc, read_fd, log, deadline, cancelled,
-                              _Priority(proc.pid, nice) if nice is not None else None)
+        timed_out = not _pump(proc, read_fd, log, deadline, cancelled)
         if timed_out and cancelled is not None and cancelled():
             _note(log, "\nwynot: cancelled (no longer needed); killing process group\n")
         elif timed_out:
@@ -154,10 +150,9 @@ def run_command(
 
 
 def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
-          deadline: float | None, cancelled: Callable[[], bool] | None = None,
-          priority: _Priority | None = None) -> bool:
+          deadline: float | None, cancelled: Callable[[], bool] | None = None) -> bool:
     """Copy output to ``log`` until the command exits (True), or the deadline passes
-    or ``cancelled()`` is true (False); the command's priority follows ``priority``.
+    or ``cancelled()`` is true (False).
 
     The command is left unreaped (a zombie holds its process group id, so the
     group can be killed without hitting a recycled id).
@@ -168,8 +163,6 @@ def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
             wait = _POLL if deadline is None else min(_POLL, deadline - time.monotonic())
             if wait <= 0 or (cancelled is not None and cancelled()):
                 return False
-            if priority is not None:
-                priority.follow()
             watched = open_fds + ([exit_fd] if exit_fd is not None else [])
             ready, _, _ = select.select(watched, [], [], wait)
             if fd in ready:
@@ -182,18 +175,6 @@ def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
                 return True
             if not open_fds and exit_fd is None:
                 time.sleep(_POLL / 10)
-
-
-class _Priority:
-    """A command's CPU priority, set whenever the value asked for changes."""
-
-    def __init__(self, leader: int, asked: Callable[[], int]) -> None:
-        self._leader, self._asked, self._set = leader, asked, 0
-
-    def follow(self) -> None:
-        nice = self._asked()
-        if nice != self._set and set_nice(self._leader, nice):
-            self._set = nice
 
 
 @contextlib.contextmanager

@@ -80,8 +80,7 @@ def classify(
 
 
 def run_configuration(cwd: Path, commands: Commands, output: Path,
-                      cancelled: Callable[[], bool] | None = None,
-                      nice: Callable[[], int] | None = None) -> RunResult:
+                      cancelled: Callable[[], bool] | None = None) -> RunResult:
     """Run the build (if any) then the test in ``cwd``; keep their output in ``output``.
 
     The output file holds the first and the last :data:`OUTPUT_HEAD` and
@@ -90,8 +89,7 @@ def run_configuration(cwd: Path, commands: Commands, output: Path,
     Processes a command leaves behind in its process group are killed when
     it ends. ``cancelled`` is polled while a command runs; once it returns
     true the command's process group is killed and the run ends as if it
-    timed out (the caller, who cancelled it, discards the result). ``nice``
-    is polled too: the commands' CPU priority (:mod:`wynot.priority`).
+    timed out (the caller, who cancelled it, discards the result).
     """
     env = clean_environment()
     env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # stale .pyc files could hide a change
@@ -102,13 +100,13 @@ def run_configuration(cwd: Path, commands: Commands, output: Path,
         try:
             if commands.build:
                 code, timed_out = run_command(commands.build, cwd, env, log,
-                                              _remaining(commands, start), cancelled, nice)
+                                              _remaining(commands, start), cancelled)
                 if timed_out or code != 0:
                     reason = Reason.TIMED_OUT if timed_out else Reason.BUILD_FAILED
                     return RunResult(Outcome.UNRESOLVED, reason, code,
                                      time.monotonic() - start, output)
             code, timed_out = run_command(commands.test, cwd, env, log,
-                                          _remaining(commands, start), cancelled, nice)
+                                          _remaining(commands, start), cancelled)
         finally:
             log.finish()
     text = log.kept() if commands.fail_pattern is not None else b""

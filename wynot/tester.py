@@ -27,7 +27,6 @@ from wynot.executor import DID_NOT_BUILD as DID_NOT_BUILD
 from wynot.executor import Cancelled, Execution, Executor, Handle, Job, did_not_build
 from wynot.lookahead import Guesses
 from wynot.outcome import Outcome
-from wynot.priority import YIELDING
 from wynot.result import (
     CACHED,
     CONFLICT,
@@ -71,7 +70,6 @@ class Tester:
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
     _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
     _keep_again: bool = field(default=False, init=False, repr=False)
-    _needed: set[_Key] = field(default_factory=set, init=False, repr=False)  # asked for sure
     # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
     # speculative run finishes while the search waits.
     replan: Callable[[], None] | None = field(default=None, repr=False)
@@ -245,7 +243,7 @@ class Tester:
         return Guesses(universe, {c: w for c, w in self.suspicion.items() if c in universe})
 
     def speculate(self, configs: Sequence[frozenset[int]],
-                  again: Sequence[frozenset[int]] | None = None, needed: int = 0) -> None:
+                  again: Sequence[frozenset[int]] | None = None) -> None:
         """Start these configurations on idle workers, first ones first.
 
         Speculative runs started earlier and not among ``configs`` are
@@ -257,11 +255,8 @@ class Tester:
         ``again``: likely answers among ``configs``, of which a second,
         independent run is started too (right after the first), for the
         verification that reruns the answer without the cache; None leaves
-        the second runs started earlier as they are. ``needed``: the first so many
-        configurations will be asked for certain (the premise's): they keep the
-        CPU while the others yield it (:meth:`_prioritise`).
+        the second runs started earlier as they are.
         """
-        self._needed = {("", ids) for ids in configs[:needed]}
         twice = set(again or ())
         self._want([key for ids in configs
                     for key in [("", ids)] + ([(AGAIN, ids)] if ids in twice else [])],
@@ -367,19 +362,6 @@ class Tester:
             self._speculated += 1
             job = self._job(key, f"spec-{self._speculated:04d}.out")
             self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
-        self._prioritise()
-
-    def _prioritise(self) -> None:
-        """The run the search waits for, and those it is sure to ask (``needed``), at full
-        CPU priority; the other speculative runs under way yield the CPU to them
-        (:data:`~wynot.priority.YIELDING`): the search may never need them, and a
-        guess is no likelier than its sibling, so they all yield alike. Only how
-        soon runs end depends on it, never what they answer."""
-        if self._awaited is not None and not self._awaited[1].done():
-            self._awaited[1].prioritise(0)
-        for key, (handle, _) in self._pending.items():
-            if not handle.done():
-                handle.prioritise(0 if key in self._needed else YIELDING)
 
     def _free(self, listed: set[_Key]) -> bool:
         """Cancel the latest running speculative run not in ``listed``; False if none."""
@@ -453,7 +435,6 @@ class Tester:
     def _wait(self, key: _Key, handle: Handle) -> Execution:
         """The execution of ``handle``; speculation goes on meanwhile."""
         self._awaited = (key, handle)  # not started again, and it holds a worker
-        self._prioritise()
         finished = -1
         try:
             while self._listed and not handle.done():  # workers that finish meanwhile go on
