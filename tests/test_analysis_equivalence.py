@@ -18,14 +18,17 @@ from typing import Any
 
 import pytest
 import reference_walks
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from unidiff.patch import PatchSet
 
 from conftest import GitRepo
 from wynot.analysis import lexical
-from wynot.analysis.python import PythonSide, analyse_python
+from wynot.analysis.python import PythonSide, analyse_python, hunk_shapes
+from wynot.analysis.symbols import analyse_file
 from wynot.analysis.treesitter import language_for, tokens
-from wynot.changes import Change, Diff
-from wynot.diffread import _parse_part, _patch_name, _split_patch, read_diff
+from wynot.changes import Change, Diff, Hunk
+from wynot.diffread import _hunk, _parse_part, _patch_name, _split_patch, read_diff
 from wynot.errors import GitError
 from wynot.git import git
 
@@ -335,3 +338,96 @@ def test_a_file_patch_reads_as_unidiff_read_it(chunk: bytes) -> None:
 def test_a_patch_that_is_not_gits_is_an_error(chunk: bytes) -> None:
     with pytest.raises(GitError):
         _parse_part(chunk)
+
+
+def _shapes_with_the_whole_spans(hunk: Hunk, old: PythonSide, new: PythonSide,
+                                 lines: lexical.Changed) -> tuple[Any, Any, Any]:
+    """What hunk_shapes found reading a hunk's whole spans for every hunk."""
+    removed, added = lines
+    old_span = lexical.span(hunk.old_start, hunk.old_len)
+    new_span = lexical.span(hunk.new_start, hunk.new_len)
+    edited_old, edited_new = old.shapes.signatures_on(removed), new.shapes.signatures_on(added)
+    before = {**old.shapes.signatures_on(old_span), **edited_old}
+    after = {**new.shapes.signatures_on(new_span), **edited_new}
+    reshaped = frozenset((name, before[name], after[name]) for name in edited_old | edited_new
+                         if name in before and name in after and before[name] != after[name])
+    removed_calls, added_calls = old.shapes.calls_on(removed), new.shapes.calls_on(added)
+    called = {c.function for c in removed_calls | added_calls}
+    return (reshaped,
+            removed_calls | {c for c in old.shapes.calls_on(old_span) if c.function in called},
+            added_calls | {c for c in new.shapes.calls_on(new_span) if c.function in called})
+
+
+_CALL_STATEMENT = re.compile(rb"^\s*(?:[\w.]+\s*=\s*)?[\w.]+\([\w.]+\)\s*$")
+
+
+def _reshaped(data: bytes, rng: random.Random) -> bytes:
+    """Some defs given a parameter, some calls a keyword, some lines a new name."""
+    lines = data.split(b"\n")
+    for i, line in enumerate(lines):
+        if rng.random() > 0.06:
+            continue
+        if line.lstrip().startswith(b"def ") and b"(self" in line:
+            lines[i] = line.replace(b"(self", b"(self, extra", 1)
+        elif _CALL_STATEMENT.match(line):
+            lines[i] = line.rstrip()[:-1] + b", flag=1)"
+        else:
+            lines[i] = line.replace(b"self", b"this")
+    return b"\n".join(lines)
+
+
+def test_hunk_shapes_read_the_whole_spans_only_where_they_can_matter(
+        make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    rng = random.Random(7)
+    old = {f"m{i}.py": path.read_bytes() for i, path in enumerate(_stdlib(12)[:12])}
+    signature = b"def f(\n    a,\n    b,\n):\n    return a\n\n\nx = f(1, 2)\n"
+    good = repo.commit({**old, "s.py": signature})  # below: a parameter's line deleted
+    bad = repo.commit({**{name: _reshaped(data, rng) for name, data in old.items()},
+                       "s.py": signature.replace(b"    b,\n", b"")})
+    diff = read_diff(repo.path, good, bad, context=3)
+    compared = found = 0
+    for fd in diff.files:
+        analysis = analyse_file(fd)
+        old_side, new_side = analysis.python_old, analysis.python_new
+        if old_side is None or new_side is None:
+            continue
+        for change in fd.changes:
+            if change.hunk is None:
+                continue
+            _, _, lines = lexical.read_change(change, fd)
+            assert lines is not None
+            shapes = hunk_shapes(change.hunk, old_side, new_side, lines)
+            assert shapes == _shapes_with_the_whole_spans(change.hunk, old_side, new_side,
+                                                          lines)
+            compared += 1
+            found += any(shapes)
+    assert compared >= 50 and found >= 20
+
+
+def _counts_line_by_line(body: list[bytes]) -> tuple[int, int, bool] | None:
+    """(lines on GOOD's side, on BAD's side, other lines seen) as the earlier reading
+    counted them, by each line's first byte."""
+    kinds = Counter(line[:1] for line in body)
+    context = kinds.pop(b" ", 0) + kinds.pop(b"\n", 0) + kinds.pop(b"\r", 0)
+    removed, added = kinds.pop(b"-", 0), kinds.pop(b"+", 0)
+    kinds.pop(b"\\", None)
+    return removed + context, added + context, bool(kinds)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([b" a\n", b"-b\n", b"+c\n", b"\n", b"\r\n", b"\\ No newline\n",
+                                 b"x\n", b"--\n", b"+-\n", b" \n"]), max_size=12),
+       st.integers(0, 6), st.integers(0, 6), st.booleans())
+def test_a_hunk_counts_its_lines_as_it_did_line_by_line(
+        body: list[bytes], old_len: int, new_len: int, cut: bool) -> None:
+    if cut and body:  # the chunk's last line without its line break
+        body = [*body[:-1], body[-1].rstrip(b"\n") or b" "]
+    lines = [b"@@ -1,%d +1,%d @@ f\n" % (old_len, new_len), *body]
+    old, new, other = _counts_line_by_line(body)
+    if other or (old, new) != (old_len, new_len):
+        with pytest.raises(GitError):
+            _hunk(lines, 0, len(lines), "m.py")
+    else:
+        hunk = _hunk(lines, 0, len(lines), "m.py")
+        assert (hunk.old_len, hunk.new_len, hunk.header) == (old_len, new_len, "f")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +117,8 @@ def _split_patch(patch: bytes) -> list[bytes]:
     return [patch[a:b] for a, b in zip(starts, ends, strict=True)]
 
 
+# A line of a hunk's body that is neither context, removed, added nor a note.
+_OTHER_LINE = re.compile(rb"\n[^ \-+\\\n\r]")
 _HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
 
 
@@ -150,17 +151,21 @@ def _name_of(line: bytes) -> bytes | None:
 
 def _hunk(lines: list[bytes], head: int, end: int, first: str) -> Hunk:
     """The hunk whose header is ``lines[head]`` and whose body ends before ``end``."""
-    text = b"".join(lines[head:end]).decode("utf-8", "surrogateescape")
+    raw = b"".join(lines[head:end])
+    text = raw.decode("utf-8", "surrogateescape")
     header = _HUNK_HEADER.match(text)
     if header is None:
         raise GitError(f"cannot parse git's hunk header {lines[head]!r}", details=first)
     old_start, old_len, new_start, new_len = (
         int(n) if n is not None else 1 for n in header.group(1, 2, 3, 4))
-    kinds = Counter(line[:1] for line in lines[head + 1:end])
-    context = kinds.pop(b" ", 0) + kinds.pop(b"\n", 0) + kinds.pop(b"\r", 0)
-    removed, added = kinds.pop(b"-", 0), kinds.pop(b"+", 0)
-    kinds.pop(b"\\", None)  # \ No newline at end of file
-    if kinds or (removed + context, added + context) != (old_len, new_len):
+    # The body's lines by their first byte, counted in the joined bytes (a line
+    # starts after the line break that ends the one before, the header's first).
+    body = len(lines[head]) - 1
+    removed, added = raw.count(b"\n-", body), raw.count(b"\n+", body)
+    notes = raw.count(b"\n\\", body)  # \ No newline at end of file
+    context = end - head - 1 - removed - added - notes  # ' ', or an empty line
+    if _OTHER_LINE.search(raw, body) or (removed + context, added + context) != (old_len,
+                                                                                new_len):
         raise GitError(f"cannot parse git's patch: a hunk does not hold the lines its "
                        f"header {lines[head]!r} counts", details=first)
     return Hunk(old_start, old_len, new_start, new_len, header.group(5), text)

@@ -12,14 +12,21 @@ no ``__init__`` and no ``__post_init__`` (the values were built by them once).
 
 A class opts in with ``def __reduce__(self): return reduce(self)``; it must be
 a dataclass with ``slots=True`` whose fields are all slots.
+
+:func:`build` makes such a value the way its ``__post_init__`` would leave it
+(its sets shared when empty, their names interned where asked), for the
+analysis's readers, which make one of each per change.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Callable
-from typing import Any
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _SETTERS: dict[type, tuple[Callable[[Any, Any], None], ...]] = {}
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
@@ -40,12 +47,35 @@ def reduce(value: Any) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return restore, (cls, (_GETTERS.get(cls) or _learn(cls))(value))
 
 
-def restore(cls: type, values: tuple[Any, ...]) -> Any:
+def restore(cls: type[T], values: tuple[Any, ...]) -> T:
     """An instance of ``cls`` with ``values`` in its fields (in declaration order),
     built without calling ``__init__``."""
     if cls not in _SETTERS:
         _learn(cls)
-    value: Any = object.__new__(cls)
+    value: T = object.__new__(cls)
     for setter, item in zip(_SETTERS[cls], values, strict=True):
         setter(value, item)
+    return value
+
+
+EMPTY: frozenset[Any] = frozenset()  # the one empty set the analysis's values share
+
+
+def build(cls: type[T], values: Sequence[Any], sets: Sequence[bool | None]) -> T:
+    """An instance of ``cls`` with ``values`` in its fields (in declaration order),
+    without ``__init__``. ``sets``, by field: None for a value kept as it is, else
+    a collection made a frozenset (:data:`EMPTY` when empty), its strings
+    interned where True."""
+    if cls not in _SETTERS:
+        _learn(cls)
+    value: T = object.__new__(cls)
+    for setter, item, kind in zip(_SETTERS[cls], values, sets, strict=True):
+        if kind is None:
+            setter(value, item)
+        elif not item:
+            setter(value, EMPTY)
+        elif kind:
+            setter(value, frozenset(map(sys.intern, item)))
+        else:
+            setter(value, frozenset(item))
     return value

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from wynot.analysis.compact import reduce
+from wynot.analysis.compact import EMPTY, build, reduce
 from wynot.changes import Change, ChangeKind, FileDiff
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -71,6 +71,8 @@ CODE_SUFFIXES = PYTHON_SUFFIXES | frozenset({
     ".java", ".js", ".jsx", ".ts", ".tsx", ".go", ".rs", ".cs", ".kt", ".swift", ".scala",
 })
 
+# What :func:`tokens` leaves out: the stopwords and every one-letter name.
+_NO_TOKENS = STOPWORDS | frozenset("_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _SHORT_MODULE = re.compile(r"(?<![\w.])([A-Za-z_])(?:\.(?=[A-Za-z_])|\()")
 
 
@@ -82,7 +84,8 @@ def tokens(lines: Iterable[str]) -> set[str]:
     function imported under a short name (``import typing as t``).
     """
     text = "\n".join(lines)  # no token spans a line break
-    found = {t for t in set(IDENTIFIER.findall(text)) if len(t) > 1 and t not in STOPWORDS}
+    found = set(IDENTIFIER.findall(text))
+    found -= _NO_TOKENS
     found.update(_SHORT_MODULE.findall(text))
     return found
 
@@ -204,8 +207,22 @@ def lines_with(data: bytes, word: str) -> list[str]:
         return []
     if any(other in data for other in _OTHER_BREAKS):
         return [line for line in text_of(data).splitlines() if word in line]
-    return [line.decode("utf-8", errors="replace") for line in data.splitlines()
-            if encoded in line]
+    # The lines of ``data.splitlines()`` that hold the word, found without
+    # splitting every line: each occurrence widened to the breaks around it.
+    cr = b"\r" in data
+    found: list[str] = []
+    at = data.find(encoded)
+    while at >= 0:
+        begin = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        if cr:  # a lone CR or CRLF breaks a line too
+            begin = max(begin, data.rfind(b"\r", begin, at) + 1)
+            before = data.find(b"\r", at, end)
+            end = end if before < 0 else before
+        found.append(data[begin:end].decode("utf-8", errors="replace"))
+        at = data.find(encoded, end)
+    return found
 
 
 def module_name(path: str) -> str:
@@ -329,7 +346,7 @@ class TokenChange:
                 object.__setattr__(self, name, frozenset(map(sys.intern, value)))
 
 
-_EMPTY: frozenset[Any] = frozenset()
+_EMPTY: frozenset[Any] = EMPTY
 NO_TOKEN_CHANGE = TokenChange()
 
 
@@ -348,8 +365,9 @@ def token_change(old: Sequence[str], new: Sequence[str], *, old_defined: Iterabl
                                   for k, a in enumerate(old[i1:i2])
                                   if a != new[j1 + k] and a in left and new[j1 + k] in arrived)
     defined, undefined = set(new_defined), set(old_defined)
-    return TokenChange(left=left, arrived=arrived,
-                       respelled=frozenset((a, b) for a, b, _ in qualifiers),
-                       qualifiers=frozenset(qualifiers),
-                       defined=frozenset(defined - undefined),
-                       undefined=frozenset(undefined - defined))
+    # TokenChange(...) as __init__ and __post_init__ make it, without them
+    return build(TokenChange, (left, arrived, {(a, b) for a, b, _ in qualifiers}, qualifiers,
+                               defined - undefined, undefined - defined), _TOKEN_SETS)
+
+
+_TOKEN_SETS = (True, True, False, False, False, False)  # left and arrived interned

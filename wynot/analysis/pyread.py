@@ -9,6 +9,7 @@ binds and where they are read, and the scopes' line spans.
 from __future__ import annotations
 
 import ast
+from typing import cast
 
 from wynot.analysis.calls import Call, Signature, call_of, call_starts, decorated, signature_of
 from wynot.analysis.lexical import Pairs
@@ -23,7 +24,16 @@ _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "name", "id", "attr", "arg", "m
                              "is_async", "simple", "tag", "value"})
 _VALUE_FIELD = frozenset({ast.Constant, ast.MatchSingleton})  # ``value`` is no node there
 _FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
-_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _kinds(base: type[ast.AST]) -> set[type[ast.AST]]:
+    """``base`` and every node type derived from it."""
+    return {base}.union(*map(_kinds, base.__subclasses__()))
+
+
+# Node types by identity (a parsed tree's nodes are of these exact types).
+_STATEMENTS = frozenset(_kinds(ast.stmt) | _kinds(ast.excepthandler) | _kinds(ast.match_case))
+_FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _NAMING = frozenset({ast.Name, ast.Attribute, ast.alias, ast.ExceptHandler})  # see _name
 Where = tuple[str, str, bool]  # (dotted prefix, class scope, nested in a statement)
 
@@ -93,32 +103,33 @@ class SideReader:
             if body is not None:
                 self._name(node, body)
             return
-        if isinstance(node, ast.Call):
-            self._call(node)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            self._function(node, where, body, cls)
+        if kind is ast.Call:
+            self._call(node)  # type: ignore[arg-type]
+        elif kind in _FUNCTIONS:
+            self._function(node, where, body, cls)  # type: ignore[arg-type]
             return
-        elif isinstance(node, ast.ClassDef):
-            self._class(node, where, body)
+        elif kind is ast.ClassDef:
+            self._class(node, where, body)  # type: ignore[arg-type]
             return
         if body is not None:
             if kind is ast.Lambda:
                 body = None  # a scope of its own
             elif kind in _NAMING:
                 self._name(node, body)
-        elif arguments is not None and isinstance(node, ast.arg):
-            arguments.names.add(node.arg)
-            self.uses.setdefault(node.lineno, set()).add((arguments.name, node.arg, True))
+        elif arguments is not None and kind is ast.arg:
+            arg = cast(ast.arg, node)
+            arguments.names.add(arg.arg)
+            self.uses.setdefault(arg.lineno, set()).add((arguments.name, arg.arg, True))
         if where is not None:
-            where = (where[0], where[1], True) if isinstance(node, _STATEMENTS) else None
+            where = (where[0], where[1], True) if kind in _STATEMENTS else None
         fields = _FIELDS.get(kind)
         for field in fields if fields is not None else _fields(kind):
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, ast.AST):
+                    if type(item) is not ast.Constant and isinstance(item, ast.AST):
                         self._walk(item, where, body, arguments)
-            elif isinstance(value, ast.AST):
+            elif type(value) is not ast.Constant and isinstance(value, ast.AST):
                 self._walk(value, where, body, arguments)
 
     def _name(self, node: ast.AST, body: _Function) -> None:

@@ -141,14 +141,20 @@ def hunk_shapes(hunk: Hunk, old: PythonSide, new: PythonSide,
     removed, added = lines or changed_lines(hunk.text, hunk.old_start, hunk.new_start)
     # A signature the hunk edits on one side only (a parameter deleted) is
     # found on the other side within the hunk's lines, context included.
+    # (The hunk's whole spans are read only where its changed lines hold a
+    # signature or a call: most hunks have neither.)
     old_span, new_span = span(hunk.old_start, hunk.old_len), span(hunk.new_start, hunk.new_len)
     edited_old, edited_new = old.shapes.signatures_on(removed), new.shapes.signatures_on(added)
-    before = {**old.shapes.signatures_on(old_span), **edited_old}
-    after = {**new.shapes.signatures_on(new_span), **edited_new}
-    reshaped = frozenset((name, before[name], after[name]) for name in edited_old | edited_new
-                         if name in before and name in after and before[name] != after[name])
+    reshaped: frozenset[tuple[str, Signature, Signature]] = frozenset()
+    if edited_old or edited_new:
+        before = {**old.shapes.signatures_on(old_span), **edited_old}
+        after = {**new.shapes.signatures_on(new_span), **edited_new}
+        reshaped = frozenset((name, before[name], after[name]) for name in edited_old | edited_new
+                             if name in before and name in after and before[name] != after[name])
     # Likewise a call whose argument lines the hunk only deletes or only adds.
     removed_calls, added_calls = old.shapes.calls_on(removed), new.shapes.calls_on(added)
+    if not (removed_calls or added_calls):
+        return reshaped, removed_calls, added_calls
     called = {c.function for c in removed_calls | added_calls}
     return (reshaped,
             removed_calls | {c for c in old.shapes.calls_on(old_span) if c.function in called},

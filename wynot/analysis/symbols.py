@@ -27,7 +27,7 @@ from typing import Any
 
 from wynot.analysis.calls import Call, Signature
 from wynot.analysis.cfunctions import retyped
-from wynot.analysis.compact import reduce
+from wynot.analysis.compact import EMPTY, build, reduce
 from wynot.analysis.lexical import (
     CODE_SUFFIXES,
     PYTHON_SUFFIXES,
@@ -133,7 +133,7 @@ class Symbols:
         return self.used | self.old | self.defined | self.undefined | self.inert
 
 
-_EMPTY: frozenset[Any] = frozenset()
+_EMPTY: frozenset[Any] = EMPTY
 _SETS = tuple(f.name for f in fields(Symbols) if f.name not in ("code", "stub"))
 
 
@@ -259,32 +259,31 @@ def change_symbols(change: Change, fd: FileDiff, analysis: FileAnalysis | None =
         old_params, old_keywords = signatures(old_lines)
         new_params, new_keywords = signatures(new_lines)
         reshaped, calls_old, calls_new, names = frozenset(), frozenset(), frozenset(), HunkNames()
-    used, old = frozenset(tokens(new_lines)), frozenset(tokens(old_lines))
-    inert = _inert(mentioned, (old_lines, new_lines), old | used)
-    return Symbols(
-        defined=frozenset(new_defs - old_defs),
-        undefined=frozenset(old_defs - new_defs),
-        used=used,
-        old=old,
-        imported=frozenset(imports(new_lines) - imports(old_lines)),
-        unimported=frozenset(imports(old_lines) - imports(new_lines)),
-        params_added=frozenset(new_params - old_params),
-        params_removed=frozenset(old_params - new_params),
-        keywords_added=frozenset(new_keywords - old_keywords),
-        keywords_removed=frozenset(old_keywords - new_keywords),
-        reshaped=reshaped,
-        calls_old=calls_old,
-        calls_new=calls_new,
-        locals_bound=names.bound,
-        locals_read=names.read,
-        locals_unbound=names.unbound,
-        locals_read_old=names.read_old,
-        retyped=_retyped(analysis, changed),
-        inert=inert,
-        stub=kind == ".pyi",
-        later=_later(analysis.outline_new, new_lines, changed[1] if changed else None),
-        later_old=_later(analysis.outline_old, old_lines, changed[0] if changed else None),
-    )
+    used, old = tokens(new_lines), tokens(old_lines)
+    inert = _inert(mentioned, (old_lines, new_lines), used, old)
+    imports_old, imports_new = imports(old_lines), imports(new_lines)
+    return _symbols(
+        new_defs - old_defs, old_defs - new_defs, used, old,
+        imports_new - imports_old, imports_old - imports_new,
+        new_params - old_params, old_params - new_params,
+        new_keywords - old_keywords, old_keywords - new_keywords,
+        True, reshaped, calls_old, calls_new,
+        names.bound, names.read, names.unbound, names.read_old,
+        _retyped(analysis, changed), inert, kind == ".pyi",
+        _later(analysis.outline_new, new_lines, changed[1] if changed else None),
+        _later(analysis.outline_old, old_lines, changed[0] if changed else None))
+
+
+def _symbols(*values: Any) -> Symbols:
+    """``Symbols(*values)`` (its fields in order, sets of any kind), as ``__init__``
+    and ``__post_init__`` make it, without them: a large diff builds one per
+    change."""
+    return build(Symbols, values, _KINDS)
+
+
+# By field: None if not a set, else whether its names are interned.
+_KINDS = tuple(None if f.name in ("code", "stub") else f.name in ("used", "old", "inert")
+               for f in fields(Symbols))
 
 
 def _run_time(change: Change, fd: FileDiff, analysis: FileAnalysis,
@@ -307,11 +306,12 @@ def _run_time(change: Change, fd: FileDiff, analysis: FileAnalysis,
 
 
 def _inert(mentioned: tuple[list[str], list[str]], run: tuple[list[str], list[str]],
-           evaluated_names: frozenset[str]) -> frozenset[str]:
-    """The names the lines mention where they are never evaluated."""
+           used: set[str], old: set[str]) -> set[str]:
+    """The names the lines mention where they are never evaluated (``used``,
+    ``old``: the tokens of the lines that run)."""
     if mentioned == run:
-        return frozenset()
-    return frozenset(tokens(mentioned[0]) | tokens(mentioned[1])) - evaluated_names
+        return set()
+    return (tokens(mentioned[0]) | tokens(mentioned[1])) - old - used
 
 
 def _later(side: Outline | None, lines: list[str], numbers: set[int] | None) -> frozenset[str]:

@@ -182,12 +182,17 @@ def _tokens(language: str, text: bytes, declarations: bool) -> Tokens:
     nodes = grammar.cursor(grammar.tokens).captures(root).get("token", [])
     sequence: list[str] = []
     strings = grammar.strings
+    # ASCII text (most code) is decoded once and sliced by the nodes' byte offsets.
+    ascii_text = text.decode("ascii") if text.isascii() else None
     for node in sorted(nodes, key=_START):
+        if ascii_text is not None:
+            word = ascii_text[node.start_byte:node.end_byte]
+        else:
+            word = text[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
         if node.type in strings:
-            sequence.extend(_WORD.findall(node.text.decode("utf-8", errors="replace")))
+            sequence.extend(_WORD.findall(word))
         elif node.child_count == 0:
-            sequence.append(text[node.start_byte:node.end_byte].decode("utf-8",
-                                                                        errors="replace"))
+            sequence.append(word)
     if not declarations:
         return Tokens(tuple(sequence), frozenset())
     return Tokens(tuple(sequence), frozenset(name for _, name in _declared(grammar, root)))
