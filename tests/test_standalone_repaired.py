@@ -15,7 +15,7 @@ from wynot.analysis.grouping import make_plan
 from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
 from wynot.diffread import read_diff
-from wynot.label import label, standalone
+from wynot.label import label, reached_by_repairs, standalone
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CAUSE, CONTEXT
@@ -97,3 +97,23 @@ def test_an_answer_that_fails_through_repairs_is_the_configuration_that_failed(
     assert [r.ids for r in records if r.phase == "search"][-1] == {extra, cause}
     assert labelled.chosen == {cause, helper, util}
     assert labelled.roles == {cause: CAUSE, helper: CONTEXT, util: CONTEXT}
+
+
+def test_only_a_configuration_that_repairs_reached_stands_for_a_nominal_answer(
+        make_repo, tmp_path: Path) -> None:
+    """BAD, run as it is, FAILED but no repair reached it; the cause with app/extra.py,
+    which does not import, reaches its repaired configuration through the loop."""
+    repo, good, bad = chain_repo(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    everything = frozenset(ids.values())
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    nominal = frozenset({ids["app/extra.py"], ids["app/core.py"]})
+    repaired = nominal | {ids["app/helpers.py"], ids["app/util.py"]}
+    with run_tester(repo, good, diff, tmp_path) as (tester, _):
+        assert tester.run(everything, "premise").outcome is Outcome.FAIL
+        oracle = SearchOracle(tester, Dependencies(), lambda: Resolver(symbols, diff=diff))
+        assert oracle(nominal) is Outcome.FAIL
+        assert not reached_by_repairs(tester, everything)
+        assert not reached_by_repairs(tester, nominal)  # UNRESOLVED alone
+        assert reached_by_repairs(tester, repaired)

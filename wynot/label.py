@@ -66,9 +66,9 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
     repairs reached. Then the search is not started again from the nominal
     answer (each round would add only what the last repairs added): the
     smallest configuration that really ran and FAILED around it is the answer,
-    when it is smaller than the one the search went through, and labelling
-    minimises its context over units (:func:`label`). Raises SearchStopped when
-    the budget runs out.
+    when a resolution loop reached it and it is smaller than the one the search
+    went through, and labelling minimises its context over units
+    (:func:`label`). Raises SearchStopped when the budget runs out.
     """
     searched: frozenset[int] | None = None  # what the last context search went through
     while True:
@@ -81,9 +81,7 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
-        verdict = tester.earlier(around)  # a flaky FAIL's confirmation may have passed
-        if (searched is not None and around < searched and verdict is not None
-                and verdict.outcome is Outcome.FAIL):  # it failed through repairs
+        if searched is not None and around < searched and reached_by_repairs(tester, around):
             tester.progress(f"the {plural(len(chosen), 'change')} found fail"
                             f"{'s' if len(chosen) == 1 else ''} only with what "
                             f"repairs added: the answer is the {len(around)}-change "
@@ -101,6 +99,16 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         chosen = chosen | search_dd_plus(tester, oracle, rest, chosen, plan.split, stop,
                                          keep_passing)
         searched = around
+
+
+def reached_by_repairs(tester: Tester, ids: frozenset[int]) -> bool:
+    """Whether ``ids`` FAILED as the configuration a resolution loop reached from
+    another one, and its verdict stands (a flaky FAIL's confirmation may have
+    passed)."""
+    verdict = tester.earlier(ids)
+    return verdict is not None and verdict.outcome is Outcome.FAIL and any(
+        r.ids == ids and r.resolving is not None and r.outcome is Outcome.FAIL
+        for r in tester.records)
 
 
 def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
