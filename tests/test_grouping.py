@@ -79,6 +79,17 @@ def test_definitions_of_python_and_c() -> None:
     assert definitions(lines) == {"f", "A", "X", "add", "MAX"}
 
 
+def test_definitions_of_rust() -> None:
+    """Rust items, a method inside an impl included; C's `struct point p` and
+    `enum color c` declare variables, not the types."""
+    lines = ["    pub(crate) fn gen_u64(&mut self) -> u64 {", "mod global_rng;",
+             "pub struct Rng(u64);", "pub enum Mode<T> {", "macro_rules! rng_integer {",
+             "pub trait Engine: Send {", "const WY_CONST_0: u64 = 0x2d35;", "impl Rng {",
+             "    struct point p = {1, 2};", "enum color c;", "    let n = self.len();"]
+    assert definitions(lines) == {"gen_u64", "global_rng", "Rng", "Mode", "rng_integer",
+                                  "Engine", "WY_CONST_0"}
+
+
 def test_rename_forms_one_unit_and_helpers_come_first(make_repo) -> None:
     repo, good, bad = project(make_repo)
     diff = read_diff(repo.path, good, bad)

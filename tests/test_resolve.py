@@ -60,6 +60,25 @@ EXPECTED = {
     # a value missing while a required module loads: no name, the frames only
     "node_cannot_read": [("", "undefined", "", [("js/lib.js", 7), ("js/lib.js", 4),
                                                ("js/load.js", 1)])],
+    # rustc: the place on the `-->` line below the message, a note's place, the
+    # first line a help quotes (of the error's file); an error that names
+    # nothing keeps its places, its help's line first
+    "rustc_resolve": [
+        ("HashMapp", "import", "std.collections", [("src/util.rs", 1)]),
+        ("Wide", "type", "", [("src/util.rs", 3)]),
+        ("mem", "undefined", "", [("src/lib.rs", 21), ("src/lib.rs", 1)]),
+        ("offset", "undefined", "", [("src/lib.rs", 22)]),
+        ("", "syntax", "", [("src/lib.rs", 22), ("iterator.rs", 41)]),
+        ("width", "member", "Counter", [("src/lib.rs", 22)]),
+        ("helper", "undefined", "", [("src/lib.rs", 22)]),
+        ("", "signature", "", [("src/lib.rs", 22), ("src/util.rs", 7)]),
+        ("", "syntax", "", [("src/lib.rs", 8), ("src/lib.rs", 9)])],
+    "rustc_members": [
+        ("seed", "import", "global", [("src/lib.rs", 2)]),
+        ("make_rng", "member", "global", [("src/lib.rs", 24)]),
+        ("z", "member", "Point", [("src/lib.rs", 15)]),
+        ("gen_u64", "member", "Rng", [("src/lib.rs", 16)]),
+        ("fresh", "member", "Rng", [("src/lib.rs", 16), ("src/lib.rs", 7)])],
 }
 
 
@@ -94,6 +113,22 @@ def test_readers_are_linear_in_the_output() -> None:
         text = (chunk * (size // len(chunk) + 1))[:size]
         started = time.monotonic()
         parse_diagnostics(text)
+        return time.monotonic() - started
+
+    one, ten = seconds(1_000_000), seconds(10_000_000)
+    assert ten < 30 * max(one, 0.01), (one, ten)
+
+
+def test_rustc_reader_is_linear_in_the_output() -> None:
+    """rustc's shape (message, then `-->`, then a help's quoted line) at 1 MB and
+    10 MB of output: about ten times as long, and a 1 MB message reads at once."""
+    text = (ERRORS / "rustc_resolve.txt").read_text(encoding="utf-8")
+    long = "error[E0599]: no method named `" + "a" * 1_000_000 + " found for `x\n --> a.rs:1:1\n"
+    assert parse_diagnostics(long) == [Diagnostic("", "syntax", "", (Location("a.rs", 1),))]
+
+    def seconds(size: int) -> float:
+        started = time.monotonic()
+        parse_diagnostics((text * (size // len(text) + 1))[:size])
         return time.monotonic() - started
 
     one, ten = seconds(1_000_000), seconds(10_000_000)
@@ -429,3 +464,78 @@ def test_an_error_that_moved_down_is_the_same_error(make_repo, tmp_path) -> None
         d.locations[0].line for d in parse_diagnostics(first)]
     assert resolver.reports_again(again, {use, top}, targets)
     assert not resolver.reports_again(again, {use, top}, {("offset", "undefined", "", None)})
+
+
+def _rustc() -> str | None:
+    """The toolchain's own rustc (not rustup's proxy, which reads $HOME), or None."""
+    proxy = shutil.which("rustc") or next(
+        (str(p) for p in [Path.home() / ".cargo/bin/rustc"] if p.is_file()), None)
+    if proxy is None:
+        return None
+    proc = subprocess.run([proxy, "--print", "sysroot"], capture_output=True, text=True,
+                          check=False)
+    found = Path(proc.stdout.strip()) / "bin" / "rustc"
+    return str(found) if proc.returncode == 0 and found.is_file() else None
+
+
+RUSTC = _rustc()
+
+
+def rust_counter(make_repo):
+    """lib.rs: ``bump`` starts calling a new method ``advance`` that takes
+    ``&mut self``; its signature becomes ``&mut self`` in a hunk of its own, the
+    definition of ``advance`` arrives in a third; ``peek`` changes too."""
+    def lib(bad: bool) -> bytes:
+        return b"".join((
+            b"pub struct Counter {\n    n: u64,\n}\n\nimpl Counter {\n",
+            b"    pub fn bump(&mut self) -> u64 {\n" if bad else
+            b"    pub fn bump(&self) -> u64 {\n",
+            PAD.replace(b"/*", b"        /*"),
+            b"        self.advance()\n" if bad else b"        self.n + 1\n",
+            b"    }\n", PAD.replace(b"/*", b"    /*"),
+            b"    fn advance(&mut self) -> u64 {\n        self.n += 1;\n        self.n\n    }\n"
+            if bad else b"",
+            PAD.replace(b"/*", b"    /*"),
+            b"    pub fn peek(&self) -> u64 {\n",
+            b"        self.n * 2\n" if bad else b"        self.n\n", b"    }\n}\n"))
+    repo = make_repo("rustcounter")
+    good = repo.commit({"src/lib.rs": lib(False)})
+    bad = repo.commit({"src/lib.rs": lib(True)})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+def rustc_config(diff: Diff, applied: set[int], where: Path) -> str:
+    """The configuration's crate built with rustc: its real error output."""
+    (where / "src").mkdir(exist_ok=True)
+    assert RUSTC is not None
+    proc = run_config(diff, applied, where, [RUSTC, "--edition", "2018", "--crate-type", "lib",
+                                             "--out-dir", str(where), "src/lib.rs"])
+    assert proc.returncode != 0
+    return proc.stderr
+
+
+@pytest.mark.skipif(RUSTC is None, reason="needs rustc")
+def test_a_rust_method_called_before_it_is_defined_is_repaired_by_its_definition(
+        make_repo, tmp_path) -> None:
+    """rustc's `no method named `advance` found for reference `&Counter`` adds the
+    hunk that defines the method inside the impl, not the other hunks."""
+    diff = rust_counter(make_repo)
+    call = hunk_of(diff, "src/lib.rs", "+        self.advance()")
+    define = hunk_of(diff, "src/lib.rs", "+    fn advance(&mut self)")
+    output = rustc_config(diff, {call}, tmp_path)
+    assert "no method named `advance`" in output and is_construction_failure(output)
+    assert resolver_for(diff).resolve(output, {call}).add == {define}
+
+
+@pytest.mark.skipif(RUSTC is None, reason="needs rustc")
+def test_a_nameless_rust_error_is_repaired_where_its_help_points(make_repo, tmp_path) -> None:
+    """`cannot borrow `*self` as mutable` names no identifier and is reported on
+    the call; its help quotes the line `pub fn bump(&mut self)`, which the
+    signature's hunk rewrites: that hunk repairs it."""
+    diff = rust_counter(make_repo)
+    call = hunk_of(diff, "src/lib.rs", "+        self.advance()")
+    define = hunk_of(diff, "src/lib.rs", "+    fn advance(&mut self)")
+    signature = hunk_of(diff, "src/lib.rs", "+    pub fn bump(&mut self)")
+    output = rustc_config(diff, {call, define}, tmp_path)
+    assert "cannot borrow `*self` as mutable" in output
+    assert resolver_for(diff).resolve(output, {call, define}).add == {signature}

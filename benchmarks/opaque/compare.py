@@ -22,7 +22,9 @@ The cases (``--cases``, default all, in this order):
   ``marked_fences_normal`` (JavaScript run with node),
   ``jsonjava_similar_numbers`` (Java built with javac),
   ``mustache_primitive_lookup`` (JavaScript: a helper that a function body
-  calls).
+  calls), ``strsim_jaro_transpositions``, ``fastrand_wyrand_constants`` and
+  ``base64_decode_slice_exact`` (Rust built with rustc, which must be on
+  ``PATH``).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -61,7 +63,8 @@ C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
      "cjson_print_precision"]
 # held out: shapes the code was not tuned on (another C project, JavaScript, Java, C++)
 HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers",
-           "mustache_primitive_lookup", "cxxopts_char_length"]
+           "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
+           "fastrand_wyrand_constants", "base64_decode_slice_exact"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 

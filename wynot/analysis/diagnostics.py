@@ -5,7 +5,8 @@ A failed build or import says more than a name: gcc and clang give
 declaration; the linker names the object or source line of an ``undefined
 reference``; Python's traceback gives ``File "...", line N`` frames and the
 module an attribute was looked up in; javac adds ``symbol:`` and
-``location:`` lines; Node prints ``at f (file:line:col)`` frames.
+``location:`` lines; Node prints ``at f (file:line:col)`` frames; rustc
+puts its places on ``-->`` lines of their own (:mod:`wynot.analysis.rustc`).
 :func:`parse_diagnostics` turns all of that into :class:`Diagnostic` values.
 
 Every reader here runs in time linear in the size of the output: lines are
@@ -187,6 +188,9 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         last = seen.setdefault(diagnostic, len(found))
         if last == len(found):
             found.append(diagnostic)
+    if "--> " in output:  # rustc's: message and place on separate lines
+        from wynot.analysis.rustc import rustc_diagnostics  # it builds on this module
+        found.extend(d for d in rustc_diagnostics(output) if d not in found)
     return _placed_by_warnings(found)
 
 

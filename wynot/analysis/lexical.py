@@ -37,10 +37,17 @@ _DEFINITIONS = [
     re.compile(r"^\s*(?:struct|union|enum)\s+([A-Za-z_]\w*)\s*\{"),      # C aggregate
     # C function definition or prototype at column 0: type words, then name(
     re.compile(r"^(?!(?:return|else|case|goto)\b)(?:[A-Za-z_]\w*[\s*]+)+([A-Za-z_]\w*)\s*\("),
+    # Rust items, methods inside an impl included (a struct, enum or union by
+    # what follows its name: not C's `struct point p;` nor a brace on the next
+    # line, which the C pattern above leaves alone too); a constant by its type
+    re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
+               r"(?:(?:fn|trait|mod|macro_rules!)\s+([A-Za-z_]\w*)|(?:struct|enum|union)\s+"
+               r"([A-Za-z_]\w*)\s*(?:[({<]|where\b))"),
+    re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:const|static)\s+(?:mut\s+)?([A-Z_][A-Z0-9_]*)\s*:"),
 ]
 
 # What every line the patterns above match contains.
-_MAY_DEFINE = re.compile(r"def|class|=|\{|\(")
+_MAY_DEFINE = re.compile(r"def|class|=|\{|\(|mod\b|struct\b")
 
 # Words that never carry a dependency in the line scan: keywords and builtins
 # of Python and C. (Token changes use the lexer's token types instead.)
@@ -160,8 +167,9 @@ def definitions(lines: Iterable[str]) -> set[str]:
             continue
         for pattern in _DEFINITIONS:
             match = pattern.match(line)
-            if match and match.group(1) not in STOPWORDS:
-                found.add(match.group(1))
+            name = match and (match.group(1) or match.group(match.lastindex or 1))
+            if name and name not in STOPWORDS:
+                found.add(name)
                 break
     return found
 
