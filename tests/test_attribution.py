@@ -9,7 +9,7 @@ import pytest
 from cli_helpers import run_wynot
 from conftest import GitRepo
 from wynot.diffread import read_diff
-from wynot.history import attribute
+from wynot.history import OriginsAhead, attribute, origins
 
 
 def lines(*words: str) -> bytes:
@@ -67,6 +67,20 @@ def test_each_line_is_credited_to_the_commit_that_made_it(history: GitRepo) -> N
                             key=lambda k: int(k.split("-")[1].split(",")[0]))
     assert by_label[deletion] == {"delete k4 and k5": (0, 2)}
     assert by_label[tail] == {"Linter fixes": (1, 1)}
+
+
+def test_origins_computed_ahead_serve_another_answer(history: GitRepo) -> None:
+    """Origins computed ahead for some changes (dd+'s answer) give, for another set of
+    changes (the answer finally reported), what attributing that set alone gives:
+    those computed ahead taken over, the others attributed then."""
+    diff = read_diff(history.path, "good", "bad")
+    changes = sorted(diff.changes, key=lambda c: c.label)
+    assert len(changes) >= 3
+    ahead = OriginsAhead(history.path, diff, changes[:2])
+    reported = [changes[1], changes[2]]  # one computed ahead, one not
+    got = ahead.of(history.path, diff, reported)
+    assert set(got) == {c.id for c in reported}
+    assert got == origins(history.path, diff, reported)
 
 
 CHECK = ["--", "sh", "-c",

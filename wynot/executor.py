@@ -19,6 +19,7 @@ calling thread.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -67,6 +68,8 @@ class Execution:
     output: str  # path of the output file
     conflict: bool = False  # not run: the configuration cannot be written
     worker: str = ""
+    started: float = 0.0  # when the worker took it, and when it ended (time.time())
+    ended: float = 0.0
 
 
 class Handle(Protocol):
@@ -107,7 +110,7 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
     it is reset after a failed write or a checkout. Without one, a fresh
     builder is used.
     """
-    output = job.output
+    output, started = job.output, time.time()
     if trees is None:
         trees = TreeBuilder(diff)
     if job.commit:
@@ -129,12 +132,12 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             output.parent.mkdir(parents=True, exist_ok=True)
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return Execution(Outcome.UNRESOLVED, Reason.CONFLICT.value, 0.0, str(output),
-                             conflict=True, worker=worker)
+                             conflict=True, worker=worker, started=started, ended=time.time())
     result = run_configuration(worktree.root, commands, output, cancelled)
     if cancelled is not None and cancelled():
         raise Cancelled(job.describe())
     execution = Execution(result.outcome, result.reason.value, result.duration, str(output),
-                          worker=worker)
+                          worker=worker, started=started, ended=time.time())
     return did_not_build(execution, job.build_errors)
 
 

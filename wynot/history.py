@@ -6,8 +6,10 @@ listing and blame use the subprocess helper.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -31,6 +33,36 @@ def origins(repo: Path, diff: Diff, changes: Sequence[Change]) -> dict[int, tupl
                                          o.commit.sha)))
         for cid, per in credits.items()
     }
+
+
+class OriginsAhead:
+    """:func:`origins` of some changes (dd+'s answer), computed by a thread of its own
+    while the last runs go on, for :meth:`of` the changes finally reported, which
+    may differ: each change's origins depend on that change alone, so only the
+    changes not computed ahead are attributed then."""
+
+    def __init__(self, repo: Path, diff: Diff, changes: Sequence[Change]) -> None:
+        self._repo, self._diff = repo, diff
+        self._ahead = frozenset(c.id for c in changes)
+        self._found: dict[int, tuple[Origin, ...]] | None = None
+        self._thread = threading.Thread(target=self._compute, args=(list(changes),),
+                                        daemon=True, name="wynot-origins")
+        self._thread.start()
+
+    def _compute(self, changes: list[Change]) -> None:
+        with contextlib.suppress(Exception):  # GitError and the like: computed again in of()
+            self._found = origins(self._repo, self._diff, changes)
+
+    def of(self, repo: Path, diff: Diff,
+           changes: Sequence[Change]) -> dict[int, tuple[Origin, ...]]:
+        """:func:`origins` of ``changes``, those computed ahead taken from there."""
+        self._thread.join()
+        found = self._found if diff is self._diff and repo == self._repo else None
+        done = self._ahead if found is not None else frozenset()
+        rest = [c for c in changes if c.id not in done]
+        wanted = {c.id for c in changes}
+        known = {cid: o for cid, o in (found or {}).items() if cid in wanted}
+        return {**known, **(origins(repo, diff, rest) if rest else {})}
 
 
 def first_parent_chain(repo: Path, good: str, bad: str) -> list[str] | None:

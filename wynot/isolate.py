@@ -15,7 +15,7 @@ import functools
 import gc
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wynot import __version__
@@ -34,7 +34,7 @@ from wynot.errors import NoCulpritError, PremiseError, UnfinishedError, UsageErr
 from wynot.executor import Executor
 from wynot.flaky_phase import FlakyOptions, confirm_runs, premise_flake_rate
 from wynot.git import find_repo, resolve_commit
-from wynot.history import count_between, first_parent_chain, origins
+from wynot.history import OriginsAhead, count_between, first_parent_chain, origins
 from wynot.label import (
     first_questions,
     label,
@@ -98,6 +98,8 @@ class _HunkAnswer:
     roles: dict[int, str]
     minimal: bool
     carried: Carried | None = None  # the answer carried onto GOOD (when found elsewhere)
+    # dd+'s answer attributed to its commits while the last runs go on
+    ahead: OriginsAhead | None = field(default=None, compare=False)
 
 
 def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
@@ -157,7 +159,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     return dataclasses.replace(
         base, diff=answer.diff, changes=changes, roles=answer.roles, minimal=answer.minimal,
         patch=patch, patch_base=patch_base, patch_note=note,
-        origins=origins(info.toplevel, answer.diff, changes))
+        origins=(answer.ahead.of if answer.ahead else origins)(info.toplevel, answer.diff,
+                                                               changes))
 
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
@@ -261,6 +264,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
         # without derived dependencies it costs runs (docs/performance.md).
         chosen, minimal = _search(tester, plan, oracle, stop, keep)
         found = chosen
+        ahead = OriginsAhead(repo, diff, [c for c in diff.changes if c.id in found])
         try:
             chosen = standalone(tester, plan, oracle, chosen, stop, keep)
         except SearchStopped:
@@ -285,7 +289,7 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                     f"again on its own ({verdict.reason}); the test may be flaky. "
                     f"Output: {verdict.output}")
         carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
-    return _HunkAnswer(diff, chosen, roles, minimal, carried)
+    return _HunkAnswer(diff, chosen, roles, minimal, carried, ahead)
 
 
 def _premise_round(tester: Tester, request: Request, deps: Dependencies, plan: Plan,

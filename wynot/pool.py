@@ -12,6 +12,7 @@ import contextlib
 import heapq
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
@@ -44,6 +45,7 @@ class LocalHandle:
     # A pool of one runs its jobs here, in the thread that asks for the result.
     _inline: Callable[[LocalHandle], None] | None = None
     rank: tuple[int, int] = (0, 0)  # (priority, submission): the queue's order
+    started: float = 0.0  # when a worker took it (time.time()), for the run log
 
     def result(self) -> Execution:
         if self._inline is not None and not self._done.is_set():
@@ -226,6 +228,7 @@ class LocalPool:
                     return None
                 if self._queue:
                     handle = heapq.heappop(self._queue)[2]
+                    handle.started = time.time()
                     self._running.add(handle)
                     return handle
                 self._lock.wait()

@@ -122,7 +122,7 @@ class Tester:
         if self.cache is not None and record.source == RAN:
             self.cache.put(self.key, ids, CachedOutcome(
                 record.outcome, record.reason, record.duration, record.output))
-        return self._add(record, execution.worker)
+        return self._add(record, execution)
 
     def run_commit(self, sha: str, phase: str, *, expect: Outcome | None = None) -> TestRecord:
         """Test a whole commit, checked out in a worktree (the commit phase); with
@@ -140,7 +140,7 @@ class Tester:
         if self.cache is not None:
             self.cache.put(self._commit_key(sha), (), CachedOutcome(
                 record.outcome, record.reason, record.duration, record.output))
-        return self._add(record, execution.worker)
+        return self._add(record, execution)
 
     def _commit_key(self, sha: str) -> str:
         return search_key(commit=sha, test=self.commands.test, build=self.commands.build,
@@ -234,7 +234,7 @@ class Tester:
         execution = handle.result()
         return self._add(TestRecord(number, phase, ids, execution.outcome, execution.reason,
                                     execution.duration, execution.output, RAN, commit=commit),
-                         execution.worker)
+                         execution)
 
     def guesses(self, changes: Iterable[int]) -> Guesses[int]:
         """How a looking-ahead search over ``changes`` guesses its answers: by their
@@ -388,7 +388,9 @@ class Tester:
             with contextlib.suppress(Exception):  # cancelled, or broke: not evidence
                 execution = handle.result()
                 entry.update(source="unused", outcome=execution.outcome.value,
-                             output=execution.output, worker=execution.worker)
+                             output=execution.output, **_when(execution))
+        elif started := getattr(handle, "started", 0.0):  # a worker took it: it ran till now
+            entry.update(started=round(started, 3), ended=round(time.time(), 3))
         self.log.record(**entry)
 
     def _execute(self, key: _Key, number: int, phase: str) -> Execution:
@@ -446,7 +448,7 @@ class Tester:
         finally:
             self._awaited = None
 
-    def _add(self, record: TestRecord, worker: str = "") -> TestRecord:
+    def _add(self, record: TestRecord, execution: Execution | None = None) -> TestRecord:
         self.records.append(record)
         if record.ran:
             self._runs[None] = self._runs.get(None, 0) + 1
@@ -456,7 +458,7 @@ class Tester:
         # Predicted answers are cheap and can be many: log their size, not their ids.
         ids = (record.size if record.source == PREDICTED
                else self.log.ids(record.ids, record.number))
-        extra = {"worker": worker} if worker else {}
+        extra = _when(execution) if execution is not None else {}
         self.log.record(number=record.number, phase=record.phase, source=record.source,
                         outcome=record.outcome.value, reason=record.reason,
                         duration=round(record.duration, 3), output=record.output,
@@ -464,3 +466,12 @@ class Tester:
                         **extra)
         self.progress(record)
         return record
+
+
+def _when(execution: Execution) -> dict[str, object]:
+    """Which worker ran it (with several), and when (seconds since the epoch): for
+    timelines."""
+    when: dict[str, object] = {"worker": execution.worker} if execution.worker else {}
+    if execution.started:
+        when.update(started=round(execution.started, 3), ended=round(execution.ended, 3))
+    return when
