@@ -59,8 +59,18 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
     failing configuration that contains it (:func:`wynot.grow.grow`); failing
     that, the context the answer needs is searched inside that configuration,
     with the answer applied: dd+ over a handful of changes rather than over
-    all the others. Raises SearchStopped when the budget runs out.
+    all the others.
+
+    That search asks the oracle too, so its answer is again nominal: with
+    failure resolution, the configuration that FAILED for it may be the one its
+    repairs reached. Then the search is not started again from the nominal
+    answer (each round would add only what the last repairs added): the
+    smallest configuration that really ran and FAILED around it is the answer,
+    when a resolution loop reached it and it is smaller than the one the search
+    went through, and labelling minimises its context over units
+    (:func:`label`). Raises SearchStopped when the budget runs out.
     """
+    searched: frozenset[int] | None = None  # what the last context search went through
     while True:
         closed = oracle.deps.closure(chosen)
         if closed == chosen or tester.has_run(chosen):  # else it cannot build: skip it
@@ -71,6 +81,12 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
+        if searched is not None and around < searched and reached_by_repairs(tester, around):
+            tester.progress(f"the {plural(len(chosen), 'change')} found fail"
+                            f"{'s' if len(chosen) == 1 else ''} only with what "
+                            f"repairs added: the answer is the {len(around)}-change "
+                            "configuration that failed, its context minimised by units")
+            return around
         if oracle.resolver is not None and worth_growing(chosen, around):  # its errors
             grown = grow(tester, oracle.resolution, chosen, around, stop, "search")
             if grown is not None:
@@ -82,6 +98,17 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
                         f"that contains {'it' if len(chosen) == 1 else 'them'}")
         chosen = chosen | search_dd_plus(tester, oracle, rest, chosen, plan.split, stop,
                                          keep_passing)
+        searched = around
+
+
+def reached_by_repairs(tester: Tester, ids: frozenset[int]) -> bool:
+    """Whether ``ids`` FAILED as the configuration a resolution loop reached from
+    another one, and its verdict stands (a flaky FAIL's confirmation may have
+    passed)."""
+    verdict = tester.earlier(ids)
+    return verdict is not None and verdict.outcome is Outcome.FAIL and any(
+        r.ids == ids and r.resolving is not None and r.outcome is Outcome.FAIL
+        for r in tester.records)
 
 
 def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
