@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -123,3 +124,13 @@ def test_a_removal_taken_in_by_a_merge_is_credited_to_the_branch_commit(make_rep
     repo.git("tag", "bad")
     by_label = credited(repo)
     assert by_label["f.txt:-1,3"] == {"branch: drop y": (0, 1)}
+
+
+def test_origins_ahead_are_waited_for_when_the_run_fails(history: GitRepo) -> None:
+    """A run that ends in an error (an interrupt, a failed verification) waits for the
+    attribution started ahead: no thread of it, nor its ``git blame``, outlives it."""
+    diff = read_diff(history.path, "good", "bad")
+    ahead = OriginsAhead(history.path, diff, list(diff.changes))
+    with pytest.raises(KeyboardInterrupt), ahead.settled_on_error():
+        raise KeyboardInterrupt
+    assert not any(t.name == "wynot-origins" and t.is_alive() for t in threading.enumerate())

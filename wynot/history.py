@@ -10,7 +10,7 @@ import contextlib
 import os
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from wynot.analysis.lexical import changed_lines
@@ -52,6 +52,16 @@ class OriginsAhead:
     def _compute(self, changes: list[Change]) -> None:
         with contextlib.suppress(Exception):  # GitError and the like: computed again in of()
             self._found = origins(self._repo, self._diff, changes)
+
+    @contextlib.contextmanager
+    def settled_on_error(self) -> Iterator[None]:
+        """Waits for the thread when the body raises (an interrupt, a failed
+        verification), so that no ``git blame`` of it outlives the run."""
+        try:
+            yield
+        except BaseException:
+            self._thread.join()
+            raise
 
     def of(self, repo: Path, diff: Diff,
            changes: Sequence[Change]) -> dict[int, tuple[Origin, ...]]:
