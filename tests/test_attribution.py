@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 
@@ -79,7 +80,7 @@ def test_origins_computed_ahead_serve_another_answer(history: GitRepo) -> None:
     assert len(changes) >= 3
     ahead = OriginsAhead(history.path, diff, changes[:2])
     reported = [changes[1], changes[2]]  # one computed ahead, one not
-    got = ahead.of(history.path, diff, reported)
+    got = ahead.of(reported)
     assert set(got) == {c.id for c in reported}
     assert got == origins(history.path, diff, reported)
 
@@ -131,6 +132,7 @@ def test_origins_ahead_are_waited_for_when_the_run_fails(history: GitRepo) -> No
     attribution started ahead: no thread of it, nor its ``git blame``, outlives it."""
     diff = read_diff(history.path, "good", "bad")
     ahead = OriginsAhead(history.path, diff, list(diff.changes))
-    with pytest.raises(KeyboardInterrupt), ahead.settled_on_error():
+    with pytest.raises(KeyboardInterrupt), contextlib.ExitStack() as finishing:
+        finishing.push(ahead.settle)  # as the search pushes it
         raise KeyboardInterrupt
     assert not any(t.name == "wynot-origins" and t.is_alive() for t in threading.enumerate())

@@ -10,7 +10,7 @@ import contextlib
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from wynot.analysis.lexical import changed_lines
@@ -53,26 +53,23 @@ class OriginsAhead:
         with contextlib.suppress(Exception):  # GitError and the like: computed again in of()
             self._found = origins(self._repo, self._diff, changes)
 
-    @contextlib.contextmanager
-    def settled_on_error(self) -> Iterator[None]:
-        """Waits for the thread when the body raises (an interrupt, a failed
-        verification), so that no ``git blame`` of it outlives the run."""
-        try:
-            yield
-        except BaseException:
+    def settle(self, error: type[BaseException] | None, *_: object) -> None:
+        """An exit callback (``ExitStack.push``): when the run ends in an error (an
+        interrupt, a failed verification), waits for the thread, so that no
+        ``git blame`` of it outlives the run; otherwise lets it go on."""
+        if error is not None:
             self._thread.join()
-            raise
 
-    def of(self, repo: Path, diff: Diff,
-           changes: Sequence[Change]) -> dict[int, tuple[Origin, ...]]:
-        """:func:`origins` of ``changes``, those computed ahead taken from there."""
+    def of(self, changes: Sequence[Change]) -> dict[int, tuple[Origin, ...]]:
+        """:func:`origins` of ``changes`` (of the same diff), those computed ahead
+        taken from there."""
         self._thread.join()
-        found = self._found if diff is self._diff and repo == self._repo else None
-        done = self._ahead if found is not None else frozenset()
+        found = self._found or {}
+        done = self._ahead if self._found is not None else frozenset()
         rest = [c for c in changes if c.id not in done]
         wanted = {c.id for c in changes}
-        known = {cid: o for cid, o in (found or {}).items() if cid in wanted}
-        return {**known, **(origins(repo, diff, rest) if rest else {})}
+        known = {cid: o for cid, o in found.items() if cid in wanted}
+        return {**known, **(origins(self._repo, self._diff, rest) if rest else {})}
 
 
 def first_parent_chain(repo: Path, good: str, bad: str) -> list[str] | None:

@@ -159,8 +159,8 @@ def isolate(request: Request, progress: Progress = lambda _: None) -> Result:
     return dataclasses.replace(
         base, diff=answer.diff, changes=changes, roles=answer.roles, minimal=answer.minimal,
         patch=patch, patch_base=patch_base, patch_note=note,
-        origins=(answer.ahead.of if answer.ahead else origins)(info.toplevel, answer.diff,
-                                                               changes))
+        origins=answer.ahead.of(changes) if answer.ahead
+        else origins(info.toplevel, answer.diff, changes))
 
 
 def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: OutcomeCache,
@@ -265,31 +265,31 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
         chosen, minimal = _search(tester, plan, oracle, stop, keep)
         found = chosen
         ahead = OriginsAhead(repo, diff, [c for c in diff.changes if c.id in found])
-        with ahead.settled_on_error():
+        finishing.push(ahead.settle)  # an error waits for it: no git blame outlives us
+        try:
+            chosen = standalone(tester, plan, oracle, chosen, stop, keep)
+        except SearchStopped:
+            chosen, minimal = smallest_failing_superset(tester, chosen) or chosen, False
+        roles: dict[int, str] = {}
+        if minimal:  # labelling costs tests: not once the budget is spent
             try:
-                chosen = standalone(tester, plan, oracle, chosen, stop, keep)
-            except SearchStopped:
-                chosen, minimal = smallest_failing_superset(tester, chosen) or chosen, False
-            roles: dict[int, str] = {}
-            if minimal:  # labelling costs tests: not once the budget is spent
-                try:
-                    labelled = label(tester, chosen, stop, oracle.known(), found, plan.units,
-                                     oracle.resolution if oracle.resolver else None,
-                                     oracle.culprits if oracle.resolver else None)
-                    chosen, roles = labelled.chosen, labelled.roles
-                except SearchStopped as stopped:
-                    tester.progress(f"budget spent while labelling; the answer has "
-                                    f"{plural(len(stopped.best), 'change')}")
-                    chosen, minimal = frozenset(stopped.best), False
-            for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
-                verdict = tester.run(chosen, "verify", use_cache=False)
-                if verdict.outcome is not Outcome.FAIL:
-                    tester.dispute()  # the next run tests again what led here
-                    raise UnfinishedError(
-                        f"the answer ({plural(len(chosen), 'change')}) did not fail when tested "
-                        f"again on its own ({verdict.reason}); the test may be flaky. "
-                        f"Output: {verdict.output}")
-            carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
+                labelled = label(tester, chosen, stop, oracle.known(), found, plan.units,
+                                 oracle.resolution if oracle.resolver else None,
+                                 oracle.culprits if oracle.resolver else None)
+                chosen, roles = labelled.chosen, labelled.roles
+            except SearchStopped as stopped:
+                tester.progress(f"budget spent while labelling; the answer has "
+                                f"{plural(len(stopped.best), 'change')}")
+                chosen, minimal = frozenset(stopped.best), False
+        for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
+            verdict = tester.run(chosen, "verify", use_cache=False)
+            if verdict.outcome is not Outcome.FAIL:
+                tester.dispute()  # the next run tests again what led here
+                raise UnfinishedError(
+                    f"the answer ({plural(len(chosen), 'change')}) did not fail when tested "
+                    f"again on its own ({verdict.reason}); the test may be flaky. "
+                    f"Output: {verdict.output}")
+        carried = carry_answer(repo, tester, onto, diff, chosen) if onto != diff.good else None
     return _HunkAnswer(diff, chosen, roles, minimal, carried, ahead)
 
 
