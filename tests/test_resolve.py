@@ -135,6 +135,23 @@ def test_rustc_reader_is_linear_in_the_output() -> None:
     assert ten < 30 * max(one, 0.01), (one, ten)
 
 
+def test_rustc_reader_is_linear_in_distinct_errors() -> None:
+    """A build that reports thousands of different errors (each kept once, in order)
+    reads in time linear in their number, not in its square."""
+    def errors(n: int) -> str:
+        return "".join(f"error[E0425]: cannot find function `f{i}` in this scope\n"
+                       f" --> src/lib.rs:{i + 1}:5\n" for i in range(n))
+
+    def seconds(n: int) -> float:
+        started = time.monotonic()
+        found = parse_diagnostics(errors(n))
+        assert [d.name for d in found] == [f"f{i}" for i in range(n)]
+        return time.monotonic() - started
+
+    one, ten = seconds(2_000), seconds(20_000)
+    assert ten < 30 * max(one, 0.01), (one, ten)
+
+
 def test_a_macro_call_that_does_not_fit_points_at_the_macro() -> None:
     """gcc's own words (from a real build of libyaml with one hunk of a macro change)."""
     output = ('src/api.c: In function \u2018yaml_parser_initialize\u2019:\n'

@@ -190,7 +190,9 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
             found.append(diagnostic)
     if "--> " in output:  # rustc's: message and place on separate lines
         from wynot.analysis.rustc import rustc_diagnostics  # it builds on this module
-        found.extend(d for d in rustc_diagnostics(output) if d not in found)
+        for diagnostic in rustc_diagnostics(output):
+            if seen.setdefault(diagnostic, len(found)) == len(found):
+                found.append(diagnostic)
     return _placed_by_warnings(found)
 
 

@@ -69,7 +69,7 @@ _MESSAGES: tuple[tuple[re.Pattern[str], str, int, int], ...] = tuple(
 
 def rustc_diagnostics(output: str) -> list[Diagnostic]:
     """The errors rustc reports in ``output``, in order, without repeats."""
-    found: list[Diagnostic] = []
+    found: dict[Diagnostic, None] = {}  # in order, each once
     current: Diagnostic | None = None  # the error being read: message, then places
     path = ""  # the file of the last place read: a help quotes lines of it
     helping = False  # a help section began; its first quoted line is a place
@@ -98,7 +98,7 @@ def rustc_diagnostics(output: str) -> list[Diagnostic]:
             current = _placed(current, helped)
             helping = False
     _finish(found, current, helped)
-    return found
+    return list(found)
 
 
 def _message(text: str) -> Diagnostic | None:
@@ -132,7 +132,7 @@ def _placed(diagnostic: Diagnostic, where: Location) -> Diagnostic:
     return replace(diagnostic, locations=(*diagnostic.locations, where))
 
 
-def _finish(found: list[Diagnostic], diagnostic: Diagnostic | None,
+def _finish(found: dict[Diagnostic, None], diagnostic: Diagnostic | None,
             helped: Location | None) -> None:
     """Keep an error once it is read whole: named, or placed (an error that
     names nothing at the line its help quotes first)."""
@@ -141,8 +141,7 @@ def _finish(found: list[Diagnostic], diagnostic: Diagnostic | None,
     if helped is not None and not diagnostic.name:
         rest = tuple(loc for loc in diagnostic.locations if loc != helped)
         diagnostic = replace(diagnostic, locations=(helped, *rest))
-    if diagnostic not in found:
-        found.append(diagnostic)
+    found.setdefault(diagnostic)
 
 
 def _lines(output: str) -> list[str]:
