@@ -28,7 +28,7 @@ For a configuration it
    not involve (:meth:`~wynot.analysis.resolve.Resolver.involved`): another
    such configuration whose run reaches that step is UNRESOLVED there,
    without the repair's runs, unless the same step was part of a loop that
-   built.
+   built from a configuration nearer it, with the same proviso.
 4. a loop that built is remembered (:class:`Repaired`): the configuration it
    started from, the changes its errors involved and the changes its repairs
    added. A later configuration that agrees with that start on every involved
