@@ -114,3 +114,21 @@ def test_a_replay_that_does_not_build_goes_on_from_its_errors(
             frozenset({rename, call, user, macro}),
             frozenset({rename, call, user, macro, definition})]
     assert [m.start for m in oracle.repaired] == [frozenset({rename, call})]
+
+
+def test_a_futile_step_is_judged_by_the_nearest_loop_that_took_it(
+        make_repo, tmp_path: Path) -> None:
+    """One step, taken by a loop that built from {1, 2, 3, 4} and by one that ended
+    UNRESOLVED from {1, 5}, whose errors involved nothing either configuration
+    lacks: from {1, 5, 6} (one change from the second, three from the first) it
+    is futile; from {1, 2, 3} it is taken. Before, any loop it helped made it
+    always taken."""
+    repo, good, diff, _, _ = chain_repo(make_repo)
+    step = (frozenset({("", "type", "", None)}), frozenset({7}))
+    with run_tester(repo, good, diff, tmp_path) as (tester, _):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        oracle.helped[step] = [(frozenset({1, 2, 3, 4}), frozenset({1}))]
+        oracle.futile[step] = [(frozenset({1, 5}), frozenset({1}))]
+        assert oracle._futile(step, frozenset({1, 5, 6}))
+        assert not oracle._futile(step, frozenset({1, 2, 3}))
+        assert not oracle._futile(step, frozenset({5, 6}))  # differs in what was involved
