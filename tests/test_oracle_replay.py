@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_oracle import c_resolver
 from tester_helpers import run_tester
 
-from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.depends import Dependencies
-from wynot.analysis.resolve import Resolver
-from wynot.analysis.symbols import change_symbols
-from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -62,13 +59,6 @@ def chain_repo(make_repo) -> tuple:
     ids = {c.path: c.id for c in diff.changes}
     others = [c.id for c in diff.changes if c.path == "other.c"]
     return repo, good_sha, diff, ids, others
-
-
-def c_resolver(diff: Diff) -> Resolver:
-    """A resolver that reads C declarations, as the pipeline builds it."""
-    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
-    return Resolver(symbols, diff=diff, declared=declared)
 
 
 def test_a_chain_that_built_is_made_at_once_for_a_configuration_broken_alike(
