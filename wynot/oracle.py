@@ -76,8 +76,12 @@ class Repaired:
 
     def fits(self, config: frozenset[int]) -> bool:
         """Whether ``config`` agrees with the start on every involved change and
-        lacks some of the repairs: broken alike, as far as the errors tell."""
-        return not (config ^ self.start) & self.involved and not self.added <= config
+        lacks some of the repairs: broken alike, as far as the errors tell. Not
+        a configuration inside the start: that is dd+ narrowing down, whose
+        own outcome it keeps and checks again alone, and the changes it drops
+        are those a repair's build may have needed without an error saying so."""
+        return (not (config ^ self.start) & self.involved and not self.added <= config
+                and not config < self.start)
 
 
 @dataclass
@@ -187,9 +191,13 @@ class SearchOracle:
         """The loop that built whose start is nearest ``config`` (the latest of
         those as near) among those whose start ``config`` agrees with on every
         change its errors involved, and ``config`` with its repairs, closed under
-        the known dependencies; None when there is none, or when that would add
+        the known dependencies; None when there is none, when ``config`` is
+        answered at once (it ran in this search, or the cache knows it), or when
+        that would add
         more than a repair round may (:data:`MAX_REPAIR_GROWTH`, or as many as
         the configuration holds) or than the loop added."""
+        if self.tester.answered(config):  # its own record is free: no guess needed
+            return None
         fitting = [m for m in self.repaired if m.fits(config)]
         if not fitting:
             return None
