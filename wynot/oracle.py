@@ -193,9 +193,8 @@ class SearchOracle:
         change its errors involved, and ``config`` with its repairs, closed under
         the known dependencies; None when there is none, when ``config`` is
         answered at once (it ran in this search, or the cache knows it), or when
-        that would add
-        more than a repair round may (:data:`MAX_REPAIR_GROWTH`, or as many as
-        the configuration holds) or than the loop added."""
+        that would add more than a repair round may (:data:`MAX_REPAIR_GROWTH`,
+        or as many as the configuration holds)."""
         if self.tester.answered(config):  # its own record is free: no guess needed
             return None
         fitting = [m for m in self.repaired if m.fits(config)]
