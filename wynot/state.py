@@ -77,7 +77,7 @@ def is_alive(token: str) -> bool:
     return not start or process_start(pid) in (start, "")
 
 
-TEMP_KINDS = ("export", "revert", "carry", "worker")  # directories named after their owner
+TEMP_KINDS = ("export", "revert", "carry", "worker", "worktree")  # directories named after their owner
 
 
 def owned_prefix(kind: str) -> str:

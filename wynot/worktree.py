@@ -28,6 +28,7 @@ from wynot.state import (
     OWNER_ENV,
     dead_owners,
     forget_owner,
+    owned_prefix,
     owner_token,
     reclaim_tempdirs,
     state_dir,
@@ -204,7 +205,9 @@ def scratch_worktree(
     common = find_repo(repo).git_dir
     state = state_dir(common)
     reclaim(repo, state)
-    parent = Path(tempfile.mkdtemp(prefix="wynot-", dir=within))
+    # Named after its owner: if this process dies before the record below is
+    # written, the next run's reclaim_tempdirs still removes it.
+    parent = Path(tempfile.mkdtemp(prefix=owned_prefix("worktree"), dir=within))
     root = parent / "worktree"
     record = write_owner(state, root, parent)
     try:
