@@ -28,7 +28,15 @@ For a configuration it
    not involve (:meth:`~wynot.analysis.resolve.Resolver.involved`): another
    such configuration whose run reaches that step is UNRESOLVED there,
    without the repair's runs, unless the same step was part of a loop that
-   built.
+   built from a configuration nearer it, with the same proviso.
+4. a loop that built is remembered (:class:`Repaired`): the configuration it
+   started from, the changes its errors involved and the changes its repairs
+   added. A later configuration that agrees with that start on every involved
+   change breaks alike, as far as the errors tell, so it is run at once with
+   those repairs (closed under the known dependencies) instead of making the
+   chain again: one run where the chain took two or more. If that run does not
+   build, the loop goes on from its errors as from any round's; the memory
+   that predicted it is dropped. The outcome is a real run's, as a loop's is.
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
@@ -56,6 +64,26 @@ MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configura
 Step = tuple[frozenset[Target], frozenset[int]]
 
 
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """A resolution loop that built: the configuration it started from, the
+    changes its errors involved (:meth:`Resolver.involved`, every round's), and
+    the changes its repairs added (with those the dependencies' closure added)."""
+
+    start: frozenset[int]
+    involved: frozenset[int]
+    added: frozenset[int]
+
+    def fits(self, config: frozenset[int]) -> bool:
+        """Whether ``config`` agrees with the start on every involved change and
+        lacks some of the repairs: broken alike, as far as the errors tell. Not
+        a configuration inside the start: that is dd+ narrowing down, whose
+        own outcome it keeps and checks again alone, and the changes it drops
+        are those a repair's build may have needed without an error saying so."""
+        return (not (config ^ self.start) & self.involved and not self.added <= config
+                and not config < self.start)
+
+
 @dataclass
 class SearchOracle:
     tester: Tester
@@ -79,11 +107,17 @@ class SearchOracle:
     observed: Dependencies = field(default_factory=Dependencies)
     # Repair steps of loops that ended UNRESOLVED (each with the configurations it
     # was taken from and the changes the loop's last errors involve), and of
-    # loops that built: a futile step is not taken again, from a configuration
-    # that differs only outside those changes, unless it also helped once.
+    # loops that built (with the changes any of their errors involved): a futile
+    # step is not taken again, from a configuration that differs only outside
+    # those changes, unless it helped a loop from a configuration that differs
+    # from this one only outside what that loop's errors involved.
     futile: dict[Step, list[tuple[frozenset[int], frozenset[int]]]] = field(
         default_factory=dict)
-    helped: set[Step] = field(default_factory=set)
+    helped: dict[Step, list[tuple[frozenset[int], frozenset[int]]]] = field(
+        default_factory=dict)
+    # Loops that built, latest last: their repairs made at once for a
+    # configuration broken alike (:meth:`_replay`).
+    repaired: list[Repaired] = field(default_factory=list)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -101,9 +135,19 @@ class SearchOracle:
             else:
                 self.built += 1
         else:
-            record = self.tester.run(config, "search")
+            replay = self._replay(config)
+            if replay is None:
+                record = self.tester.run(config, "search")
+            else:
+                memory, enlarged = replay
+                self.tester.progress(f"resolving: repairs that built before -> adding "
+                                     f"{len(enlarged - config)} changes")
+                record = self.tester.run(enlarged, "search", resolving=config)
+                if self.did_not_build(record):
+                    self.repaired.remove(memory)  # it did not predict this one
             if self.resolver is not None:
-                record = self._resolve(config, record)
+                record = (self._resolve(config, record, replay[1], replay[0].involved)
+                          if replay else self._resolve(config, record))
         return self.tester.confirmed(record).outcome
 
     def known(self) -> Dependencies:
@@ -143,7 +187,28 @@ class SearchOracle:
             return frozenset()
         return self._resolver().culprits(output, applied)
 
-    def _resolve(self, config: frozenset[int], record: TestRecord) -> TestRecord:
+    def _replay(self, config: frozenset[int]) -> tuple[Repaired, frozenset[int]] | None:
+        """The loop that built whose start is nearest ``config`` (the latest of
+        those as near) among those whose start ``config`` agrees with on every
+        change its errors involved, and ``config`` with its repairs, closed under
+        the known dependencies; None when there is none, when ``config`` is
+        answered at once (it ran in this search, or the cache knows it), or when
+        that would add more than a repair round may (:data:`MAX_REPAIR_GROWTH`,
+        or as many as the configuration holds)."""
+        if self.tester.answered(config):  # its own record is free: no guess needed
+            return None
+        fitting = [m for m in self.repaired if m.fits(config)]
+        if not fitting:
+            return None
+        memory = min(reversed(fitting), key=lambda m: len(config ^ m.start))
+        enlarged = self.deps.closure(config | memory.added)
+        if len(enlarged - config) > max(MAX_REPAIR_GROWTH, len(config)):
+            return None
+        return memory, enlarged
+
+    def _resolve(self, config: frozenset[int], record: TestRecord,
+                 enlarged: frozenset[int] | None = None,
+                 involved: frozenset[int] = frozenset()) -> TestRecord:
         """Grow a configuration that did not build until it does, or give up.
 
         Each round repairs what the last run reported; when a run still
@@ -152,21 +217,29 @@ class SearchOracle:
         changes it needs, would add more than :data:`MAX_REPAIR_GROWTH`
         changes and more than the configuration holds is not tried, nor is a
         step of a loop that ended UNRESOLVED before (:attr:`futile`): the same
-        errors, the same changes added.
+        errors, the same changes added. ``record`` is the run of ``enlarged``
+        (``config`` itself, or ``config`` with repairs made at once: :meth:`_replay`,
+        whose memory's ``involved`` changes count as this loop's). A loop that
+        built is remembered (:attr:`repaired`).
         """
-        enlarged = config
+        enlarged = config if enlarged is None else enlarged
         targeted: set[Target] = set()
         learned: list[tuple[int, int]] = []
         steps: list[tuple[Step, frozenset[int]]] = []
+        seen = set(involved)  # the changes every round's errors involved
         for _ in range(MAX_RESOLUTION_ROUNDS):
             if not self.did_not_build(record):
                 for a, b in learned:
                     self.learned += self.deps.add(a, b)
                     self.taught.add(a, b)
-                self.helped.update(step for step, _ in steps)
+                if steps:  # repairs made here, not only made at once
+                    self.repaired.append(Repaired(config, frozenset(seen), enlarged - config))
+                for step, before in steps:
+                    self.helped.setdefault(step, []).append((before, frozenset(seen)))
                 return record
             resolver = self._resolver()
-            output = record.output_text()  # read once: three readers below
+            output = record.output_text()  # read once: four readers below
+            seen.update(resolver.involved(output, enlarged))
             resolution = resolver.resolve(output, enlarged)
             for a, b in resolution.observed:  # seen by the compiler: no need to build
                 self.observed.add(a, b)
@@ -197,9 +270,15 @@ class SearchOracle:
     def _futile(self, step: Step, config: frozenset[int]) -> bool:
         """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,
         from a configuration that differs from ``config`` only in changes that
-        loop's last errors do not involve, and never helped a loop build."""
-        return step not in self.helped and any(
-            not (config ^ before) & involved for before, involved in self.futile.get(step, ()))
+        loop's last errors do not involve, unless it helped a loop build from a
+        configuration nearer ``config`` (fewer changes apart) that differs from
+        it only outside what that loop's errors involved: where errors that name
+        nothing involve no change, both may fit, and the nearer one judges."""
+        def nearest(taken: list[tuple[frozenset[int], frozenset[int]]]) -> int | None:
+            return min((len(config ^ before) for before, involved in taken
+                        if not (config ^ before) & involved), default=None)
+        futile, helped = nearest(self.futile.get(step, [])), nearest(self.helped.get(step, []))
+        return futile is not None and (helped is None or futile < helped)
 
     def _resolver(self) -> Resolver:
         """The resolver, built now if it was given as a callable."""
