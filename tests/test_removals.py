@@ -10,15 +10,15 @@ from test_resolve import c_project, compile_config, hunk_of, resolver_for
 
 from cli_helpers import run_wynot
 from conftest import Executable
+from wynot import result
+from wynot import tester as testers
 from wynot.analysis.depends import Dependencies
 from wynot.cache import RunLog
 from wynot.diffread import read_diff
 from wynot.label import label
 from wynot.pool import LocalPool
 from wynot.removals import MAX_PROBE, MIN_PROBE, Prober
-from wynot import result
 from wynot.runner import Commands
-from wynot import tester as testers
 
 
 def test_each_error_with_one_repair_blames_that_change(make_repo, tmp_path: Path) -> None:
