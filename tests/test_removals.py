@@ -17,7 +17,7 @@ from wynot.cache import RunLog
 from wynot.diffread import read_diff
 from wynot.label import label
 from wynot.pool import LocalPool
-from wynot.removals import MAX_PROBE, MIN_PROBE, Prober
+from wynot.removals import MAX_DEBT, MAX_PROBE, MIN_PROBE, Prober
 from wynot.runner import Commands
 
 
@@ -63,18 +63,36 @@ def test_the_probe_widens_while_its_errors_answer_and_narrows_when_they_do_not()
     assert Prober().batch(removals[:MIN_PROBE - 1], 40) == []  # too few to be worth it
 
 
-def test_unlucky_probes_do_not_end_the_probes() -> None:
-    """Probes whose errors answered little narrow down to MIN_PROBE removals and
-    no further: a width below it ended the probes for the rest of the labelling
-    (base64's first probe answered none of its removals; every removal after it
-    took a run of its own: 55 label runs, 35 with the probes going on)."""
+def test_an_unlucky_probe_does_not_end_the_probes() -> None:
+    """A probe whose errors answered none of its four removals narrows the next
+    to MIN_PROBE, not below: a width below it ended the probes for the rest of
+    the labelling (base64's first probe answered none of its removals; every
+    removal after it took a run of its own: 55 label runs, 35 with the probes
+    going on). One that answers two of three widens them again."""
     removals = [frozenset({i}) for i in range(40)]
     prober = Prober()
-    for _ in range(4):
-        prober.learn(removals[:prober.width], 0)
+    prober.learn(removals[:4], 0)
     assert len(prober.batch(removals, 40)) == MIN_PROBE
-    prober.learn(removals[:MIN_PROBE], 2)  # two of three answered: wider again
+    prober.learn(removals[:MIN_PROBE], 0)
+    assert len(prober.batch(removals, 40)) == MIN_PROBE
+    prober.learn(removals[:MIN_PROBE], 2)
     assert len(prober.batch(removals, 40)) == 2 * MIN_PROBE
+
+
+def test_probes_stop_once_they_cost_more_than_they_save() -> None:
+    """Probes that each answer one removal save nothing, and the removals of what
+    they left unanswered, answering none, cost a run each (g++'s errors in
+    templates on cxxopts): once that debt passes MAX_DEBT runs, no more probes.
+    A probe that still FAILS pays for the removals it drops."""
+    removals = [frozenset({i}) for i in range(40)]
+    prober = Prober()
+    for _ in range(MAX_DEBT + 1):
+        prober.learn(removals[:MIN_PROBE], 1)
+        assert prober.batch(removals, 40) != []
+        prober.paid(0)
+    assert prober.batch(removals, 40) == []
+    prober.paid(MIN_PROBE)  # a FAIL that dropped three: even again
+    assert len(prober.batch(removals, 40)) == MIN_PROBE
 
 
 def test_a_probe_removes_at_most_its_limit() -> None:

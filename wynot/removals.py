@@ -39,24 +39,32 @@ LabelRun = Callable[[frozenset[int]], TestRecord]
 
 MIN_PROBE = 3  # pending removals below which single runs cost as little as a probe
 MAX_PROBE = 16  # units one probe removes at most
+MAX_DEBT = 2  # runs the probes may cost beyond what they saved before they stop
 
 
 @dataclass
 class Prober:
     """How many units the next probe removes: doubled after a probe whose errors
     answered at least half of what it removed, halved otherwise, never below
-    :data:`MIN_PROBE`. A narrow probe still pays when its errors answer two
-    removals, and a width that went below three ended the probes for the rest
-    of the labelling after one or two unlucky ones (docs/performance.md).
+    :data:`MIN_PROBE`; and whether probes still pay. A probe costs a run and
+    saves one for each removal its errors answer (each it drops, when it still
+    FAILS): once the probes of this labelling have cost more than
+    :data:`MAX_DEBT` runs beyond what they saved, no more are made (errors that
+    rarely have one repair, as g++'s in templates, answer one removal a probe
+    or none). A single unlucky probe no longer ends them: a width that went
+    below three used to, for the rest of the labelling (docs/performance.md).
     Errors that stop at the first one, as Python's do, keep the probes from
     starting at all (:meth:`Evidence.several`)."""
 
     width: int = 4
+    credit: int = 0  # runs the probes saved, less the runs they cost
 
     def batch(self, pending: Sequence[frozenset[int]], limit: int) -> list[frozenset[int]]:
         """The removals the next probe takes together: the first of ``pending`` and
         the next ones, at most ``limit`` changes in all; [] when that is fewer
-        than :data:`MIN_PROBE` removals."""
+        than :data:`MIN_PROBE` removals, or once the probes no longer pay."""
+        if self.credit < -MAX_DEBT:
+            return []
         taken: list[frozenset[int]] = []
         size = 0
         for removal in pending[:self.width]:
@@ -72,6 +80,12 @@ class Prober:
             self.width = min(2 * self.width, MAX_PROBE)
         else:
             self.width = max(self.width // 2, MIN_PROBE)
+        self.paid(answered)
+
+    def paid(self, saved: int) -> None:
+        """Count a run (a probe, or the removal of what it left unanswered) that
+        spared ``saved`` runs."""
+        self.credit += saved - 1
 
 
 @dataclass
@@ -147,11 +161,14 @@ def probe(run: LabelRun, evidence: Evidence, chosen: frozenset[int],
     if not batch or not rest:
         return None
     if run(rest).outcome is Outcome.FAIL:
+        prober.paid(len(batch))
         return rest
     unanswered = [r for r in batch if evidence.unbuildable(chosen - r, r) is None]
     prober.learn(batch, len(batch) - len(unanswered))
     if 2 <= len(unanswered) < len(batch):  # what the errors did not answer, together
         rest = chosen - frozenset().union(*unanswered)
         if run(rest).outcome is Outcome.FAIL:
+            prober.paid(len(unanswered))
             return rest
+        prober.paid(sum(1 for r in unanswered if evidence.unbuildable(chosen - r, r)))
     return None
