@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -139,3 +141,45 @@ def test_a_large_diff_is_read_in_worker_processes_with_the_same_result(
     got, _ = _run(repo, good, bad, DEFAULT, None)  # the pipeline takes that path too
     assert got.plan == make_plan(diff, DEFAULT.criteria, serial.symbols, serial.dependencies(),
                                  serial.enclosing)
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_the_analysis_saved_beside_the_caller_reads_back_the_same(
+        make_repo: Callable[..., GitRepo], tmp_path: Path, threaded: bool) -> None:
+    """Written by a forked process when no other thread runs, else by a thread:
+    the same file either way, complete once ``join`` returns."""
+    repo, good, bad = project(make_repo)
+    computed = analyse(repo.path, good, bad, DEFAULT, lambda _: None)
+    store = AnalysisStore(tmp_path, good, bad, DEFAULT)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    if threaded:
+        other.start()
+    try:
+        saving = store.save_soon(computed)
+        assert (saving._pid is None) == threaded  # forked only with no other thread
+        saving.join()
+    finally:
+        release.set()
+        if threaded:
+            other.join()
+    stored = store.load(lambda _: None)
+    assert stored is not None
+    assert stored.diff == computed.diff and stored.deps == computed.deps
+    assert stored.plan == computed.plan and dict(stored.symbols) == computed.symbols
+
+
+def test_a_forked_save_stopped_leaves_no_process_and_no_partial_file(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo, good, bad = project(make_repo)
+    computed = analyse(repo.path, good, bad, DEFAULT, lambda _: None)
+    store = AnalysisStore(tmp_path, good, bad, DEFAULT)
+    saving = store.save_soon(computed)
+    pid = saving._pid
+    assert pid is not None
+    saving.stop()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped: no process left behind
+    stored = store.load(lambda _: None)  # cut off or complete, never half read
+    assert stored is None or stored.plan == computed.plan
+    saving.join()  # nothing left to wait for

@@ -212,6 +212,26 @@ def test_bounded_output_keeps_exactly_the_head_and_the_tail(chunks, head, tail) 
         assert kept == data[:head] + note + data[len(data) - tail:]
 
 
+def test_a_worktree_directory_made_before_its_owner_record_is_reclaimed(
+        tmp_path: Path) -> None:
+    """A run killed between creating its worktree's directory and recording it
+    leaves a directory named after its dead owner: the next run removes it."""
+    repo, test = sample_repo(tmp_path)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {k: v for k, v in {**os.environ, "TMPDIR": str(temp)}.items()
+           if not k.startswith(("GIT_", "WYNOT_"))}
+    dead = subprocess.run([sys.executable, "-c", "from wynot.state import owner_token as t;"
+                           "print(t())"], capture_output=True, text=True, check=True, env=env)
+    orphan = temp / f"wynot-worktree-{dead.stdout.strip()}.k1ll3d"
+    (orphan / "worktree").mkdir(parents=True)
+    (orphan / "worktree" / "half-written.py").write_text("x = 1\n")
+    run = subprocess.run([*wynot_argv(), "good", "bad", "--", *test], cwd=repo, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in temp.iterdir()) == []
+
+
 def test_a_killed_runs_temporary_directories_are_reclaimed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """export, revert, carry and dask worker directories name their owner; a dead

@@ -38,6 +38,7 @@ from wynot.result import plural
 QUIET_FOR = 1.0  # an analysis shorter than this shows no progress lines
 PARALLEL_FROM = 2000  # changes: a smaller diff is read in this process
 MAX_WORKERS = 8  # processes that read the files of a large diff
+SHARES_PER_WORKER = 16  # the files in this many parts per worker, taken as each is done
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,9 @@ def read_in_parallel(diff: Diff, workers: int | None = None,
     _SHARED = diff
     pool = multiprocessing.get_context("fork").Pool(workers)
     try:
-        parts = pool.imap(_read_part, _shares(diff, workers * 4))
+        # Many small shares: the readers end within one share of each other, and
+        # the last share's transfer, after every reader is done, is short.
+        parts = pool.imap(_read_part, _shares(diff, workers * SHARES_PER_WORKER))
         if meanwhile is not None:
             meanwhile()
         readings = FileReadings({}, {}, {}, {})

@@ -20,6 +20,7 @@ import io
 import itertools
 import os
 import pickle
+import signal
 import tempfile
 import threading
 import time
@@ -62,13 +63,71 @@ class AnalysisStore:
         are ignored (the next run computes it again)."""
         _store(self.path, analysis)
 
-    def save_soon(self, analysis: Analysis) -> threading.Thread:
-        """:meth:`save` in a thread, while the caller waits for its first tests; join
-        it before the process ends. ``analysis`` must not change meanwhile."""
+    def save_soon(self, analysis: Analysis) -> Saving:
+        """:meth:`save` beside the caller, while it runs its first tests; join it
+        before the process ends. ``analysis`` must not change meanwhile.
+
+        In a forked process where one can be forked safely (no other thread
+        runs): pickling holds the interpreter lock for long stretches, and in a
+        thread of this process it slowed the first search test's file writes,
+        each of which gives the lock up and waits to take it back
+        (docs/performance.md). Else in a thread.
+        """
+        if hasattr(os, "fork") and threading.active_count() == 1:
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the child; coverage does not follow it
+                _save_and_exit(self.path, analysis)
+            return Saving(pid, None)
         thread = threading.Thread(target=self.save, args=(analysis,), daemon=True,
                                   name="wynot-save-analysis")
         thread.start()
-        return thread
+        return Saving(None, thread)
+
+
+class Saving:
+    """An analysis being written by :meth:`AnalysisStore.save_soon`."""
+
+    def __init__(self, pid: int | None, thread: threading.Thread | None) -> None:
+        self._pid = pid
+        self._thread = thread
+
+    def join(self) -> None:
+        """Wait until the analysis is written (or its writing failed)."""
+        if self._thread is not None:
+            self._thread.join()
+        self._reap()
+
+    def stop(self) -> None:
+        """End a forked writing at once (a thread is left to finish: it is a
+        daemon). A file cut off is not read: only a temporary name is written
+        before the last step, and ``_prune`` removes it later."""
+        if self._pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+        self._reap()
+
+    def _reap(self) -> None:
+        if self._pid is not None:
+            pid, self._pid = self._pid, None
+            while True:
+                try:
+                    os.waitpid(pid, 0)
+                    return
+                except InterruptedError:  # pragma: no cover - retried by Python itself
+                    continue
+                except ChildProcessError:
+                    return
+
+
+def _save_and_exit(path: Path, analysis: Analysis) -> None:  # pragma: no cover - a child
+    """In a forked child: store ``analysis`` and leave without running the parent's
+    exit handlers, flushing its buffers or unwinding its stack."""
+    code = 1
+    try:
+        _store(path, analysis)
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def _key(good: str, bad: str, options: Options) -> str:

@@ -7,6 +7,7 @@ headers.
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import os
 import re
@@ -61,14 +62,22 @@ def read_diff(repo: Path, good: str, bad: str, *, context: int = 3) -> Diff:
     if context < 0:
         raise ValueError(f"context must be >= 0, not {context}")
     good_sha, bad_sha = resolve_commit(repo, good), resolve_commit(repo, bad)
-    output = git(
-        repo, "diff-tree", "-r", "-z", "--no-abbrev", "-M", "--patch-with-raw", f"-U{context}",
-        "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
-        "--submodule=short", "--ignore-submodules=none", good_sha, bad_sha,
-    )
-    entries, patch = _parse_raw(output)
-    chunks = _split_patch(patch)
-    blobs = _read_blobs(repo, entries)
+    tree_diff = ("diff-tree", "-r", "-z", "--no-abbrev", "-M")
+    # The blobs are read while git writes the patch (two processes, not one
+    # after the other): the raw part alone costs git little.
+    listed, _ = _parse_raw(git(repo, *tree_diff, "--raw", good_sha, bad_sha))
+    with concurrent.futures.ThreadPoolExecutor(1) as reader:
+        reading = reader.submit(_read_blobs, repo, listed)
+        output = git(
+            repo, *tree_diff, "--patch-with-raw", f"-U{context}", "--no-color",
+            "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
+            "--submodule=short", "--ignore-submodules=none", good_sha, bad_sha,
+        )
+        entries, patch = _parse_raw(output)
+        chunks = _split_patch(patch)
+        blobs = reading.result()
+    if entries != listed:  # the same command twice: the same entries
+        raise GitError("git listed different files for the same diff twice")
     files: list[FileDiff] = []
     changes: list[Change] = []
     cursor = 0

@@ -209,7 +209,9 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
         return _search_hunks(repo, analysis, request, tester, ran[0] if ran else premise,
                              onto, started, flake_rate)
     except KeyboardInterrupt:
-        saving = None  # leave at once: the next run computes the analysis again
+        if saving is not None:  # leave at once: the next run computes the analysis again
+            saving.stop()
+            saving = None
         raise
     finally:
         if saving is not None:

@@ -77,7 +77,8 @@ def is_alive(token: str) -> bool:
     return not start or process_start(pid) in (start, "")
 
 
-TEMP_KINDS = ("export", "revert", "carry", "worker")  # directories named after their owner
+# Temporary directories named after their owner (a dead owner's are removed).
+TEMP_KINDS = ("export", "revert", "carry", "worker", "worktree")
 
 
 def owned_prefix(kind: str) -> str:

@@ -28,6 +28,7 @@ from wynot.state import (
     OWNER_ENV,
     dead_owners,
     forget_owner,
+    owned_prefix,
     owner_token,
     reclaim_tempdirs,
     state_dir,
@@ -77,13 +78,14 @@ class ScratchWorktree:
                 self._current[path] = None
             for path in removals:
                 self._prune_empty_parents(path)
+            checked: set[str] = set()  # directories found real in this pass
             for path in writes:
                 state = todo[path]
                 assert state is not None
-                self._write(path, files.get(path, state))
+                self._write(path, files.get(path, state), checked)
                 self._current[path] = state
             for path in sorted(files.keys() - todo.keys()):  # attributes changed under it
-                self._write(path, files[path])
+                self._write(path, files[path], checked)
         except BaseException:
             self._current.clear()  # unknown: rewrite everything next time
             raise
@@ -112,10 +114,11 @@ class ScratchWorktree:
     # -- filesystem, relative to root -------------------------------------------------
 
     def _full(self, path: str) -> Path:
-        parts = Path(path).parts
-        if not parts or Path(path).is_absolute() or ".." in parts or ".git" in parts:
+        relative = Path(path)
+        parts = relative.parts
+        if not parts or relative.is_absolute() or ".." in parts or ".git" in parts:
             raise UnsafePath(f"refusing to write {path!r}")
-        return self.root.joinpath(*parts)
+        return self.root / relative
 
     def _remove(self, path: str) -> None:
         full = self._full(path)
@@ -138,12 +141,18 @@ class ScratchWorktree:
                 return
             parent = parent.parent
 
-    def _write(self, path: str, state: FileState) -> None:
+    def _write(self, path: str, state: FileState, checked: set[str]) -> None:
+        """Write one file; ``checked``: the directories this pass found (or made)
+        real, whose parents need no check again (only this pass writes meanwhile)."""
         full = self._full(path)
-        self._check_parents(full, create=True)
+        parent = os.path.dirname(full)
+        if parent not in checked:
+            self._check_parents(full, create=True)
+            checked.add(parent)
         with contextlib.suppress(FileNotFoundError):
             if stat.S_ISDIR(full.lstat().st_mode):
                 shutil.rmtree(full)  # build output where a file now goes
+                checked.clear()  # it may have held directories found before
             else:
                 full.unlink()
         if state.mode == SYMLINK_MODE:
@@ -196,7 +205,9 @@ def scratch_worktree(
     common = find_repo(repo).git_dir
     state = state_dir(common)
     reclaim(repo, state)
-    parent = Path(tempfile.mkdtemp(prefix="wynot-", dir=within))
+    # Named after its owner: if this process dies before the record below is
+    # written, the next run's reclaim_tempdirs still removes it.
+    parent = Path(tempfile.mkdtemp(prefix=owned_prefix("worktree"), dir=within))
     root = parent / "worktree"
     record = write_owner(state, root, parent)
     try:
