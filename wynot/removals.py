@@ -39,21 +39,32 @@ LabelRun = Callable[[frozenset[int]], TestRecord]
 
 MIN_PROBE = 3  # pending removals below which single runs cost as little as a probe
 MAX_PROBE = 16  # units one probe removes at most
+MAX_DEBT = 2  # runs the probes may cost beyond what they saved before they stop
 
 
 @dataclass
 class Prober:
     """How many units the next probe removes: doubled after a probe whose errors
-    answered at least half of what it removed, halved otherwise; below
-    :data:`MIN_PROBE` no more probes (errors that stop at the first one, as
-    Python's do, answer one removal a run)."""
+    answered at least half of what it removed, halved otherwise, never below
+    :data:`MIN_PROBE`; and whether probes still pay. A probe costs a run and
+    saves one for each removal its errors answer (each it drops, when it still
+    FAILS): once the probes of this labelling have cost more than
+    :data:`MAX_DEBT` runs beyond what they saved, no more are made (errors that
+    rarely have one repair, as g++'s in templates, answer one removal a probe
+    or none). A single unlucky probe no longer ends them: a width that went
+    below three used to, for the rest of the labelling (docs/performance.md).
+    Errors that stop at the first one, as Python's do, keep the probes from
+    starting at all (:meth:`Evidence.several`)."""
 
     width: int = 4
+    credit: int = 0  # runs the probes saved, less the runs they cost
 
     def batch(self, pending: Sequence[frozenset[int]], limit: int) -> list[frozenset[int]]:
         """The removals the next probe takes together: the first of ``pending`` and
         the next ones, at most ``limit`` changes in all; [] when that is fewer
-        than :data:`MIN_PROBE` removals."""
+        than :data:`MIN_PROBE` removals, or once the probes no longer pay."""
+        if self.credit < -MAX_DEBT:
+            return []
         taken: list[frozenset[int]] = []
         size = 0
         for removal in pending[:self.width]:
@@ -68,7 +79,13 @@ class Prober:
         if 2 * answered >= len(batch):
             self.width = min(2 * self.width, MAX_PROBE)
         else:
-            self.width //= 2
+            self.width = max(self.width // 2, MIN_PROBE)
+        self.paid(answered)
+
+    def paid(self, saved: int) -> None:
+        """Count a run (a probe, or the removal of what it left unanswered) that
+        spared ``saved`` runs."""
+        self.credit += saved - 1
 
 
 @dataclass
@@ -99,7 +116,7 @@ class Evidence:
         if not self._several:
             self._several = any(
                 len(self.blamed(r)) > 1 for r in self.tester.records
-                if r.outcome is Outcome.UNRESOLVED and r.source == RAN and r.output)
+                if r.outcome is Outcome.UNRESOLVED and r.source in (RAN, CACHED) and r.output)
         return self._several
 
     def blamed(self, record: TestRecord) -> frozenset[int]:
@@ -118,6 +135,16 @@ def probe(run: LabelRun, evidence: Evidence, chosen: frozenset[int],
     drop), else None: an UNRESOLVED probe has become evidence for the removals
     its errors answer, which :meth:`Evidence.unbuildable` then finds.
 
+    The removals of the probe that its errors leave unanswered are what the
+    rest may build without: when there are two or more, and fewer than the
+    probe took, they are removed together in one more run (the complement of
+    what the errors answered). A group that still FAILS drops all its
+    members in one run, where one run each would find them one drop at a
+    time (each drop making the labels given before it stale); one that does
+    not build is evidence like the probe. Only once: a second complement,
+    of what the first left unanswered, mostly removed one change fewer each
+    time and cost more runs than it saved (docs/performance.md).
+
     A change removed together with the changes it needs shows no error of
     its own (nothing that stays conflicts with it); it is left to a run of
     its own. Keeping such changes apart in a probe made the probes smaller
@@ -130,13 +157,18 @@ def probe(run: LabelRun, evidence: Evidence, chosen: frozenset[int],
         return None
     prober = evidence.prober
     batch = prober.batch(pending, len(chosen) // 2)  # the rest keeps half: it rarely PASSES
-    removed = frozenset().union(*batch)
-    rest = chosen - removed
+    rest = chosen - frozenset().union(*batch)
     if not batch or not rest:
         return None
-    record = run(rest)
-    if record.outcome is Outcome.FAIL:
+    if run(rest).outcome is Outcome.FAIL:
+        prober.paid(len(batch))
         return rest
-    answered = sum(1 for r in batch if evidence.unbuildable(chosen - r, r) is not None)
-    prober.learn(batch, answered)
+    unanswered = [r for r in batch if evidence.unbuildable(chosen - r, r) is None]
+    prober.learn(batch, len(batch) - len(unanswered))
+    if 2 <= len(unanswered) < len(batch):  # what the errors did not answer, together
+        rest = chosen - frozenset().union(*unanswered)
+        if run(rest).outcome is Outcome.FAIL:
+            prober.paid(len(unanswered))
+            return rest
+        prober.paid(sum(1 for r in unanswered if evidence.unbuildable(chosen - r, r)))
     return None
