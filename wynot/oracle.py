@@ -195,10 +195,11 @@ class SearchOracle:
         answered at once (it ran in this search, or the cache knows it), or when
         that would add more than a repair round may (:data:`MAX_REPAIR_GROWTH`,
         or as many as the configuration holds)."""
-        if self.tester.answered(config):  # its own record is free: no guess needed
-            return None
         fitting = [m for m in self.repaired if m.fits(config)]
-        if not fitting:
+        # Its own record is free when answered at once: no guess needed. Asked
+        # last: the lookup digests the whole configuration, a cost every test
+        # of a large diff would pay (docs/performance.md).
+        if not fitting or self.tester.answered(config):
             return None
         memory = min(reversed(fitting), key=lambda m: len(config ^ m.start))
         enlarged = self.deps.closure(config | memory.added)
