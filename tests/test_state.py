@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -253,3 +254,51 @@ def test_a_killed_runs_temporary_directories_are_reclaimed(
         assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
             [Path(mine).name, other.name])
     assert not Path(mine).exists()
+
+
+GUARDED_SCRIPT = """
+import io, os, sys, threading, time
+from pathlib import Path
+from wynot.process import BoundedOutput, release_guard, run_command
+tag, release = os.environ["GUARDED_TAG"], sys.argv[1] == "1"
+threading.Thread(target=run_command, daemon=True, args=(
+    ["sleep", tag], Path("."), dict(os.environ), BoundedOutput(io.BytesIO()), None)).start()
+time.sleep(0.5)  # the command runs and its group is registered with the guard
+child = os.fork()
+if child == 0:  # a forked helper, as the analysis store's writer
+    if release:
+        release_guard()
+    time.sleep(8)
+    os._exit(0)
+print(child, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("release", [True, False])
+def test_a_forked_helper_that_releases_the_guard_does_not_delay_it(
+        tmp_path: Path, release: bool) -> None:
+    """wynot killed outright: the guard kills the test's group when wynot's pipe
+    closes. A forked helper that keeps a copy of the pipe delays that until it
+    exits; one that releases it does not."""
+    tag = f"995.{os.getpid()}{int(release)}"
+    script = subprocess.Popen([sys.executable, "-c", GUARDED_SCRIPT, str(int(release))],
+                              stdout=subprocess.PIPE, text=True, cwd=tmp_path,
+                              env={**os.environ, "GUARDED_TAG": tag})
+    assert script.stdout is not None
+    child = int(script.stdout.readline())
+    try:
+        assert processes_with(tag), "the guarded command runs"
+        script.kill()
+        script.wait()
+        deadline = time.monotonic() + 3
+        while processes_with(tag) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert (processes_with(tag) == []) is release
+    finally:
+        script.stdout.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+        for pid in processes_with(tag):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from wynot.analyse import Analysis, Options, collector_paused
 from wynot.changes import Diff
+from wynot.process import release_guard
 
 KEPT_ANALYSES = 4  # analyses kept in the state directory, newest first
 PART = 1000  # files (or changes' symbols) pickled with one memo
@@ -124,6 +125,7 @@ def _save_and_exit(path: Path, analysis: Analysis) -> None:  # pragma: no cover 
     exit handlers, flushing its buffers or unwinding its stack."""
     code = 1
     try:
+        release_guard()  # a SIGKILL of wynot must reach the guard now, not after this write
         _store(path, analysis)
         code = 0
     finally:

@@ -318,6 +318,16 @@ class _Guard:
             running = self._proc is not None and self._pid == os.getpid()
             return {self._proc.pid} if running and self._proc is not None else set()
 
+    def release(self) -> None:
+        """In a process forked from wynot: close this copy of the pipe to the guard,
+        so that the guard sees the pipe close when wynot dies, not when this
+        process does. Only the file descriptor goes; the fork's copy of the
+        guard's state is never used again (the child leaves with ``os._exit``)."""
+        proc = self._proc
+        if proc is not None and proc.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                os.close(proc.stdin.fileno())
+
     def close(self) -> None:
         """End the guard (at wynot's exit): nothing is registered any more."""
         with self._lock:
@@ -333,6 +343,13 @@ class _Guard:
 
 _GUARD = _Guard()
 atexit.register(_GUARD.close)
+
+
+def release_guard() -> None:
+    """In a child forked from wynot that outlives no command of its own (the
+    analysis store's writer): let the guard act on wynot's death alone
+    (:meth:`_Guard.release`)."""
+    _GUARD.release()
 
 
 def _note(log: BoundedOutput, text: str) -> None:
