@@ -163,3 +163,35 @@ def test_a_worker_killed_mid_run_loses_a_test_not_the_answer(cluster: Cluster,
     survivors = [p for p in cluster.temp.iterdir() if p.name.startswith("wynot-")]
     assert len(survivors) == 1, survivors  # the live worker's own clone
     assert all(p.name.startswith("wynot-worker-") for p in survivors)
+
+
+@pytest.mark.slow
+def test_a_job_runs_after_the_cluster_dropped_the_scattered_inputs(
+        cluster: Cluster, tmp_path: Path) -> None:
+    """A client that reconnects to its scheduler finds its futures cancelled, the
+    scattered bundle and diff too; a job submitted after that still runs."""
+    from wynot.dask_executor import DaskExecutor
+    from wynot.diffread import read_diff
+    from wynot.executor import Job
+    from wynot.git import resolve_commit
+    from wynot.outcome import Outcome
+    from wynot.runner import Commands
+
+    repo, test = sample(tmp_path)
+    diff = read_diff(repo, "good", "bad")
+    with DaskExecutor(repo, Commands(tuple(test)), cluster.address) as executor:
+        executor.begin(resolve_commit(repo, "good"), diff)
+        everything = frozenset(c.id for c in diff.changes)
+        first = executor.submit(Job(everything, tmp_path / "out" / "0001.out")).result()
+        assert first.outcome is Outcome.FAIL
+        # What a reconnect does to them (distributed cancels a client's futures).
+        dropped = [executor._source, executor._diff]
+        executor.client.cancel(dropped)
+        deadline = time.monotonic() + 30
+        while (any(f.status != "cancelled" for f in dropped)
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        again = executor.submit(Job(everything, tmp_path / "out" / "0002.out")).result()
+        assert again.outcome is Outcome.FAIL
+        none = executor.submit(Job(frozenset(), tmp_path / "out" / "0003.out")).result()
+        assert none.outcome is Outcome.PASS

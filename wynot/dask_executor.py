@@ -83,9 +83,11 @@ class DaskExecutor:
         self.workers = jobs if jobs > 1 else max(1, threads)
         self.session = uuid.uuid4().hex
         self._temp = Path(tempfile.mkdtemp(prefix="wynot-dask-"))
+        self._bundle: Path | None = None  # set when the bundle is shipped
         self._source: object = source if source is not None else self._ship_bundle()
         self._good = ""
-        self._diff: object = Diff(good="", bad="", files=(), changes=())
+        self._diff_value = Diff(good="", bad="", files=(), changes=())
+        self._diff: object = self._diff_value
         self._token = ""
         self._handles: list[DaskHandle] = []
 
@@ -98,12 +100,25 @@ class DaskExecutor:
     def _ship_bundle(self) -> object:
         bundle = self._temp / "repo.bundle"
         git(self.repo, "bundle", "create", "--quiet", str(bundle), "--all")
+        self._bundle = bundle
         return self.client.scatter(bundle.read_bytes(), broadcast=True)
 
     def begin(self, good: str, diff: Diff) -> None:
         self._good = good
+        self._diff_value = diff
         self._diff = self.client.scatter(diff, broadcast=True)
         self._token = uuid.uuid4().hex
+
+    def _inputs(self) -> tuple[object, object]:
+        """The bundle and the diff as the tasks take them, scattered again when the
+        cluster dropped them: a client that reconnects to its scheduler finds
+        every future of its own cancelled, these too, and a task that needs a
+        cancelled one is cancelled at once (each retry of a lost run with it)."""
+        if self._bundle is not None and _dropped(self._source):
+            self._source = self.client.scatter(self._bundle.read_bytes(), broadcast=True)
+        if _dropped(self._diff):
+            self._diff = self.client.scatter(self._diff_value, broadcast=True)
+        return self._source, self._diff
 
     def warm_up(self) -> None:
         """Nothing to prepare here: the workers set themselves up."""
@@ -112,8 +127,9 @@ class DaskExecutor:
         name = f"wynot-cancel-{self.session}-{uuid.uuid4().hex}"
         event = Event(name, client=self.client)
         remote = replace(job, output=Path(job.output.name))  # the worker picks the folder
+        source, diff = self._inputs()
         future = self.client.submit(
-            run_task, self.session, self._source, self._good, self._token, self._diff,
+            run_task, self.session, source, self._good, self._token, diff,
             self.commands, remote, name, pure=False, priority=-priority,
             key=f"wynot-{job.output.stem}-{uuid.uuid4().hex[:8]}")
         handle = DaskHandle(job, future, event)
@@ -129,6 +145,11 @@ class DaskExecutor:
         with contextlib.suppress(Exception):
             self.client.close()
         shutil.rmtree(self._temp, ignore_errors=True)
+
+
+def _dropped(value: object) -> bool:
+    """Whether ``value`` is a future the cluster no longer holds."""
+    return isinstance(value, Future) and value.status in ("cancelled", "lost", "error")
 
 
 # -- on the workers ---------------------------------------------------------------------

@@ -42,6 +42,7 @@ _Key = tuple[str, frozenset[int]]  # (commit, or "", or AGAIN; change ids)
 AGAIN = "+"  # in a key's commit slot: a second, independent run of the configuration
 TOP_UP_SECONDS = 0.05  # how often a waiting search looks for free workers
 LOST_RETRIES = 3  # runs the executor lost, run again before giving up
+LOST_BACKOFF = 0.5  # seconds before the first retry of a lost run, doubled for each next
 
 
 @dataclass
@@ -428,6 +429,7 @@ class Tester:
                 # result. A lost run is run again, never an outcome.
                 if attempt == LOST_RETRIES:
                     raise
+                time.sleep(LOST_BACKOFF * 2 ** attempt)  # e.g. a client reconnecting
                 wanted, late = self._job(key, output), False
                 handle = self.executor.submit(wanted)
         return did_not_build(execution, wanted.build_errors if late else None)
