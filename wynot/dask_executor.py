@@ -114,10 +114,13 @@ class DaskExecutor:
         cluster dropped them: a client that reconnects to its scheduler finds
         every future of its own cancelled, these too, and a task that needs a
         cancelled one is cancelled at once (each retry of a lost run with it)."""
+        # Under new keys (hash=False): the data's own would name the dropped ones,
+        # which the scheduler may still be forgetting.
         if self._bundle is not None and _dropped(self._source):
-            self._source = self.client.scatter(self._bundle.read_bytes(), broadcast=True)
+            self._source = self.client.scatter(self._bundle.read_bytes(), broadcast=True,
+                                               hash=False)
         if _dropped(self._diff):
-            self._diff = self.client.scatter(self._diff_value, broadcast=True)
+            self._diff = self.client.scatter(self._diff_value, broadcast=True, hash=False)
         return self._source, self._diff
 
     def warm_up(self) -> None:
