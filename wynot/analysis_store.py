@@ -110,14 +110,8 @@ class Saving:
     def _reap(self) -> None:
         if self._pid is not None:
             pid, self._pid = self._pid, None
-            while True:
-                try:
-                    os.waitpid(pid, 0)
-                    return
-                except InterruptedError:  # pragma: no cover - retried by Python itself
-                    continue
-                except ChildProcessError:
-                    return
+            with contextlib.suppress(ChildProcessError):  # EINTR: Python retries it
+                os.waitpid(pid, 0)
 
 
 def _save_and_exit(path: Path, analysis: Analysis) -> None:  # pragma: no cover - a child

@@ -136,18 +136,19 @@ class SearchOracle:
                 self.built += 1
         else:
             replay = self._replay(config)
+            enlarged, involved = config, frozenset[int]()
             if replay is None:
                 record = self.tester.run(config, "search")
             else:
                 memory, enlarged = replay
+                involved = memory.involved
                 self.tester.progress(f"resolving: repairs that built before -> adding "
                                      f"{len(enlarged - config)} changes")
                 record = self.tester.run(enlarged, "search", resolving=config)
                 if self.did_not_build(record):
                     self.repaired.remove(memory)  # it did not predict this one
             if self.resolver is not None:
-                record = (self._resolve(config, record, replay[1], replay[0].involved)
-                          if replay else self._resolve(config, record))
+                record = self._resolve(config, record, enlarged, involved)
         return self.tester.confirmed(record).outcome
 
     def known(self) -> Dependencies:
@@ -208,8 +209,7 @@ class SearchOracle:
         return memory, enlarged
 
     def _resolve(self, config: frozenset[int], record: TestRecord,
-                 enlarged: frozenset[int] | None = None,
-                 involved: frozenset[int] = frozenset()) -> TestRecord:
+                 enlarged: frozenset[int], involved: frozenset[int]) -> TestRecord:
         """Grow a configuration that did not build until it does, or give up.
 
         Each round repairs what the last run reported; when a run still
@@ -223,7 +223,6 @@ class SearchOracle:
         whose memory's ``involved`` changes count as this loop's). A loop that
         built is remembered (:attr:`repaired`).
         """
-        enlarged = config if enlarged is None else enlarged
         targeted: set[Target] = set()
         learned: list[tuple[int, int]] = []
         steps: list[tuple[Step, frozenset[int]]] = []
