@@ -23,7 +23,7 @@ from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
-from wynot.label_units import closed_part, cores, distances, in_units, sweep_units
+from wynot.label_units import closed_part, cores, distances, in_units, sweep_units, with_users
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -192,7 +192,8 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
           found: frozenset[int], units: Mapping[int, int],
-          repair: Repair | None = None, blame: Blame | None = None) -> Labelled:
+          repair: Repair | None = None, blame: Blame | None = None,
+          broken: Blame | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
@@ -211,8 +212,12 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     (failure resolution: the changes an error output names as its one
     repair), a removal that an earlier run shows cannot build is labelled from
     that run, and removals no run answers are first probed together
-    (:mod:`wynot.removals`). Raises SearchStopped (with the answer so far,
-    which fails) when the budget runs out.
+    (:mod:`wynot.removals`). With ``broken`` (the applied changes an error
+    output is reported on), an answer in which no removal made the test PASS
+    is tried once more without each change and every change that broke
+    without it (:func:`_without_users`): a small cause inside a cluster of
+    changes that only hold each other up. Raises SearchStopped (with the
+    answer so far, which fails) when the budget runs out.
     """
     needs = deps.needs_only()
     distance = distances(needs, found)
@@ -234,10 +239,17 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
-    while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
-        chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
-            evidence)
+    while True:
+        while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
+            chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
+                chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
+                evidence)
+        if broken is None or not roles or CAUSE in roles.values():
+            break
+        smaller = _without_users(tester, stop, chosen, broken)
+        if smaller == chosen:
+            break
+        chosen, roles, alone = smaller, {}, set()
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -313,6 +325,38 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         if len(removed) == 1:
             alone.update(removed)
     return chosen, roles, alone
+
+
+def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
+                   broken: Blame) -> frozenset[int]:
+    """``chosen`` (an answer no removal of one unit made PASS) without the first
+    removal of :func:`~wynot.label_units.with_users` that still FAILS, or
+    ``chosen`` when none does.
+
+    The errors of each single removal that ran say which changes of the
+    answer broke without the removed one: they need it. Where a small cause
+    sits inside a cluster of changes that only hold each other up (a rewrite
+    of the parser that the cause does not use), every single removal of the
+    cluster breaks another member, and only the whole cluster goes: each
+    change with every change that needs it, transitively, largest first.
+    """
+    users: dict[int, set[int]] = {}
+    for record in tester.records:
+        if (record.outcome is Outcome.UNRESOLVED and record.source in (RAN, CACHED)
+                and not record.commit and record.output and len(record.ids) + 1 == len(
+                    chosen) and record.ids < chosen):
+            (removed,) = chosen - record.ids
+            users.setdefault(removed, set()).update(
+                broken(record.output_text(), record.ids) & chosen)
+    removals = with_users(chosen, users)
+    if removals:
+        tester.progress(f"no removal made the test pass: trying {plural(len(removals), 'cluster')}"
+                        " of changes that broke without one another")
+    tester.speculate([chosen - r for r in removals])
+    for removal in removals:
+        if _run_label(tester, chosen - removal, stop, chosen) is Outcome.FAIL:
+            return chosen - removal
+    return chosen
 
 
 def _answered(tester: Tester, stop: Stop, chosen: frozenset[int], removed: frozenset[int],

@@ -93,3 +93,23 @@ def distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
                     reached.append(needed)
         frontier = reached
     return distance
+
+
+def with_users(chosen: frozenset[int],
+               users: Mapping[int, AbstractSet[int]]) -> list[frozenset[int]]:
+    """Each change of ``chosen`` with every change that needs it, directly or through
+    others, by ``users`` (change -> the changes of ``chosen`` that broke without
+    it, as the errors of its removal showed): the removals to try on an answer
+    where no single removal made the test pass, largest first. Only removals of
+    several changes that leave something; each one once. Pure."""
+    removals: set[frozenset[int]] = set()
+    for change in sorted(chosen):
+        reached, frontier = {change}, [change]
+        while frontier:
+            for user in sorted(users.get(frontier.pop(), ())):
+                if user in chosen and user not in reached:
+                    reached.add(user)
+                    frontier.append(user)
+        if 1 < len(reached) < len(chosen):
+            removals.add(frozenset(reached))
+    return sorted(removals, key=lambda r: (-len(r), sorted(r)))

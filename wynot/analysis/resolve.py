@@ -180,6 +180,15 @@ class Resolver:
                 blamed.update(fixes)
         return frozenset(blamed)
 
+    def broken(self, output: str, applied: Iterable[int]) -> frozenset[int]:
+        """The applied changes whose lines the errors of ``output`` are reported on:
+        with one change removed from a configuration that built, the changes that
+        broke without it (they need it, as far as the compiler showed)."""
+        applied = frozenset(applied)
+        return frozenset(p.change for d in self.diagnostics(output)
+                         for p in self._places(d, applied)
+                         if p.change is not None and p.applied)
+
     def target(self, diagnostic: Diagnostic, applied: frozenset[int]) -> Target:
         """What identifies ``diagnostic`` from one repair round to the next: a
         name undeclared in a function is one error wherever in the function it
