@@ -36,7 +36,7 @@ def test_a_removal_of_everything_is_not_tried() -> None:
     assert with_users(frozenset({0, 1, 2}), {0: {1, 2}, 5: {0}}) == []
 
 
-def renamed_cause_and_helper(make_repo):
+def renamed_cause_and_helper(make_repo, renamed: bool = True):
     """BAD renames base() (x + 1) to scaled() (x + 2) in lib.c and its one call in
     main.c: the cause, two changes that each need the other to link. It also
     renames helper() to helper_v2() in h.h, h.c and three callers (c0.c to
@@ -44,7 +44,8 @@ def renamed_cause_and_helper(make_repo):
     that h.h adds: without h.h's change, each caller's call is an implicit
     declaration and h.c's macro undeclared (errors at their changed lines);
     without a caller's change, its old call is an implicit declaration (at a
-    line no applied change wrote); without h.c's, the link fails (no line)."""
+    line no applied change wrote); without h.c's, the link fails (no line).
+    Not ``renamed``: the cause is lib.c's step alone, base() keeps its name."""
     repo = make_repo("renamed-cause")
 
     def tree(name: bytes, step: bytes, helper: bytes, factor: bytes) -> dict[str, bytes]:
@@ -65,7 +66,7 @@ def renamed_cause_and_helper(make_repo):
         return files
 
     good = repo.commit(tree(b"base", b"1", b"helper", b"3"))
-    bad = repo.commit(tree(b"scaled", b"2", b"helper_v2", b"FACTOR"))
+    bad = repo.commit(tree(b"scaled" if renamed else b"base", b"2", b"helper_v2", b"FACTOR"))
     return repo, good, bad
 
 
@@ -99,3 +100,30 @@ def test_a_cluster_that_holds_itself_up_goes_in_one_run(make_repo, tmp_path: Pat
     assert any(r.ids == everything - callers - {header, helper} and r.outcome.name == "FAIL"
                for r in records if r.phase == "label")
     assert without.chosen == everything  # the same labelling without the errors' places
+
+
+def test_a_cluster_beside_a_cause_goes_in_one_run(make_repo, tmp_path: Path) -> None:
+    """The cause is one change, labelled by its removal (PASS); the renamed helper's
+    five changes are context, each removal UNRESOLVED: h.h with everything that
+    broke without it goes in one run, which FAILS, and the answer is the cause."""
+    repo, good, bad = renamed_cause_and_helper(make_repo, renamed=False)
+    diff = read_diff(repo.path, good, bad)
+    cause = hunk_of(diff, "lib.c", "x + 2")
+    assert len(diff.changes) == CALLERS + 3
+    commands = Commands(test=("sh", "run_test.sh"))
+    records: list[result.TestRecord] = []
+    log = RunLog(tmp_path / "runs")
+    with LocalPool(repo.path, commands, 1) as executor:
+        executor.begin(good, diff)
+        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
+                                records)
+        everything = frozenset(c.id for c in diff.changes)
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
+                         None, None, resolver_for(diff).broken)
+    log.close()
+    assert labelled.chosen == {cause}
+    assert labelled.roles == {cause: result.CAUSE}
+    ran = [r for r in records if r.ran]
+    # one removal each, the cluster at once (it FAILS), the cause's label again
+    assert [r.outcome.name for r in ran if r.ids == {cause}] == ["FAIL"]
+    assert len(ran) == len(everything) + 2

@@ -23,7 +23,15 @@ from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
-from wynot.label_units import closed_part, cores, distances, in_units, sweep_units, with_users
+from wynot.label_units import (
+    closed_part,
+    cores,
+    distances,
+    in_units,
+    sweep_units,
+    upward,
+    with_users,
+)
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -33,6 +41,7 @@ from wynot.tester import Tester
 
 Stop = Callable[[], bool]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
+MAX_GROWTH = 6  # times a removal of a cluster grows by what its own errors show
 LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
 
 
@@ -213,11 +222,12 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     repair), a removal that an earlier run shows cannot build is labelled from
     that run, and removals no run answers are first probed together
     (:mod:`wynot.removals`). With ``broken`` (the applied changes an error
-    output is reported on), an answer in which no removal made the test PASS
-    is tried once more without each change and every change that broke
-    without it (:func:`_without_users`): a small cause inside a cluster of
-    changes that only hold each other up. Raises SearchStopped (with the
-    answer so far, which fails) when the budget runs out.
+    output is reported on), an answer with context is tried once more
+    without each context change and every change that broke without it
+    (:func:`_without_users`): a cluster of changes that only hold each other
+    up, beside the cause or around a small cause that no single removal
+    showed. Raises SearchStopped (with the answer so far, which fails) when
+    the budget runs out.
     """
     needs = deps.needs_only()
     distance = distances(needs, found)
@@ -244,9 +254,10 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
             chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
                 chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
                 evidence)
-        if broken is None or not roles or CAUSE in roles.values():
+        if broken is None or CONTEXT not in roles.values():
             break
-        smaller = _without_users(tester, stop, chosen, broken)
+        causes = frozenset(c for c, role in roles.items() if role == CAUSE)
+        smaller = _without_users(tester, stop, chosen, causes, broken)
         if smaller == chosen:
             break
         chosen, roles, alone = smaller, {}, set()
@@ -328,17 +339,21 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
 
 
 def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
-                   broken: Blame) -> frozenset[int]:
-    """``chosen`` (an answer no removal of one unit made PASS) without the first
-    removal of :func:`~wynot.label_units.with_users` that still FAILS, or
-    ``chosen`` when none does.
+                   causes: frozenset[int], broken: Blame) -> frozenset[int]:
+    """``chosen`` (a labelled answer with context) less the first removal that still
+    FAILS, or ``chosen`` when none does; no removal takes one of ``causes``
+    (the changes whose removal made the test PASS).
 
     The errors of each single removal that ran say which changes of the
     answer broke without the removed one: they need it. Where a small cause
     sits inside a cluster of changes that only hold each other up (a rewrite
     of the parser that the cause does not use), every single removal of the
     cluster breaks another member, and only the whole cluster goes: each
-    change with every change that needs it, transitively, largest first.
+    change with every change that needs it, transitively, largest first
+    (:func:`~wynot.label_units.with_users`). A first error shows only the
+    first users, so a removal that does not build grows by the changes its
+    own errors are reported on (and theirs), up to :data:`MAX_GROWTH` times;
+    at most as many runs in all as the answer has changes.
     """
     users: dict[int, set[int]] = {}
     for record in tester.records:
@@ -348,14 +363,27 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
             (removed,) = chosen - record.ids
             users.setdefault(removed, set()).update(
                 broken(record.output_text(), record.ids) & chosen)
-    removals = with_users(chosen, users)
+    removals = [r for r in with_users(chosen, users) if not r & causes]
     if removals:
-        tester.progress(f"no removal made the test pass: trying {plural(len(removals), 'cluster')}"
-                        " of changes that broke without one another")
+        tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "
+                        "without one another")
     tester.speculate([chosen - r for r in removals])
+    tried: set[frozenset[int]] = set()
     for removal in removals:
-        if _run_label(tester, chosen - removal, stop, chosen) is Outcome.FAIL:
-            return chosen - removal
+        for _ in range(MAX_GROWTH + 1):
+            if removal in tried or len(tried) >= len(chosen):
+                break
+            tried.add(removal)
+            record = _label_run(tester, chosen - removal, stop, chosen)
+            if record.outcome is Outcome.FAIL:
+                return chosen - removal
+            more = broken(record.output_text(), chosen - removal) & (chosen - removal) if (
+                record.outcome is Outcome.UNRESOLVED) else frozenset()
+            if not more:
+                break
+            removal = upward(removal | more, chosen, users)
+            if removal >= chosen or removal & causes:
+                break
     return chosen
 
 
