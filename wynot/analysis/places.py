@@ -46,8 +46,11 @@ def file_for(diff: Diff, path: str) -> int | None:
     return None if best is None or tied else best[1]
 
 
-def place(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> Place | None:
-    """The change at ``line`` (1-based) of ``path`` in the configuration ``applied``."""
+def place(diff: Diff, applied: AbstractSet[int], path: str, line: int,
+          context: bool = False) -> Place | None:
+    """The change at ``line`` (1-based) of ``path`` in the configuration ``applied``;
+    with ``context``, a context line of an applied hunk is that hunk's too (a
+    statement split over lines: the error on the line the hunk did not change)."""
     index = file_for(diff, path)
     if index is None:
         return None
@@ -71,8 +74,8 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> Place 
             if row < first + delta + hunk.new_len:  # a context line is nobody's
                 bad_line = (hunk.new_start if hunk.new_len else hunk.new_start + 1) + (
                     row - first - delta)
-                return Place(index, change.id, True) if bad_line in added else Place(
-                    index, None, False)
+                return Place(index, change.id, True) if context or bad_line in added else (
+                    Place(index, None, False))
             delta += hunk.new_len - hunk.old_len
         elif first <= row - delta < first + hunk.old_len:
             good_line = row - delta + 1

@@ -181,13 +181,20 @@ class Resolver:
         return frozenset(blamed)
 
     def broken(self, output: str, applied: Iterable[int]) -> frozenset[int]:
-        """The applied changes whose lines the errors of ``output`` are reported on:
-        with one change removed from a configuration that built, the changes that
-        broke without it (they need it, as far as the compiler showed)."""
+        """The applied changes whose lines (context lines included) any location of
+        the errors of ``output`` is on, notes too: with one change removed from a
+        configuration that built, the changes that broke without it (they need
+        it, as far as the compiler showed; a guess that a run checks)."""
+        if self._diff is None:
+            return frozenset()
         applied = frozenset(applied)
-        return frozenset(p.change for d in self.diagnostics(output)
-                         for p in self._places(d, applied)
-                         if p.change is not None and p.applied)
+        found: set[int] = set()
+        for diagnostic in self.diagnostics(output):
+            for location in diagnostic.locations:
+                where = place(self._diff, applied, location.path, location.line, context=True)
+                if where is not None and where.change is not None and where.applied:
+                    found.add(where.change)
+        return frozenset(found)
 
     def target(self, diagnostic: Diagnostic, applied: frozenset[int]) -> Target:
         """What identifies ``diagnostic`` from one repair round to the next: a
