@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from wynot.analysis.lexical import changed_lines
 from wynot.changes import ChangeKind, Diff, FileDiff
 
+LEAD = 3  # lines before an applied hunk that ``place(..., context=True)`` gives to it
+
 
 @dataclass(frozen=True, slots=True)
 class Place:
@@ -49,8 +51,10 @@ def file_for(diff: Diff, path: str) -> int | None:
 def place(diff: Diff, applied: AbstractSet[int], path: str, line: int,
           context: bool = False) -> Place | None:
     """The change at ``line`` (1-based) of ``path`` in the configuration ``applied``;
-    with ``context``, a context line of an applied hunk is that hunk's too (a
-    statement split over lines: the error on the line the hunk did not change)."""
+    with ``context``, a context line of an applied hunk is that hunk's too, and
+    so are the :data:`LEAD` lines before it: a statement split over lines, the
+    error reported at its head (a function's name, its parameters below it,
+    rewritten by the hunk)."""
     index = file_for(diff, path)
     if index is None:
         return None
@@ -70,6 +74,8 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int,
         removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
         if change.id in applied:
             if row < first + delta:
+                if context and row >= first + delta - LEAD:  # the statement's head
+                    return Place(index, change.id, True)
                 break
             if row < first + delta + hunk.new_len:  # a context line is nobody's
                 bad_line = (hunk.new_start if hunk.new_len else hunk.new_start + 1) + (
