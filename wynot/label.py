@@ -368,9 +368,9 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     if removals:
         tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "
                         "without one another")
-    tester.speculate([chosen - r for r in removals])
-    tried: set[frozenset[int]] = set()
     runs = (len(chosen) - 1).bit_length() + 2  # ⌈log2 n⌉ + 2
+    tester.speculate([chosen - r for r in removals[:runs]])
+    tried: set[frozenset[int]] = set()
     for removal in removals:
         for _ in range(MAX_GROWTH + 1):
             if removal in tried or len(tried) >= runs:
