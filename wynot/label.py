@@ -24,6 +24,7 @@ from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
 from wynot.label_units import closed_part, cores, distances, in_units, sweep_units
+from wynot.lineage import joined
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -131,7 +132,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     a time, so its answer and its questions do not depend on the workers.
     """
     def ask(config: frozenset[int]) -> Outcome:
-        return oracle(applied | config if applied else config)  # no copy of a large one
+        return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
