@@ -3,7 +3,9 @@ their lineage is the one computed whole, and so are the outcome cache's keys."""
 
 from __future__ import annotations
 
+import array
 import hashlib
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -61,7 +63,7 @@ def test_keys_sorted_from_an_earlier_configuration_are_those_sorted_whole(
 def test_a_large_key_is_the_digest_of_the_sorted_ids() -> None:
     config = joined(frozenset(range(0, 2 * BIG, 2)), [7, 9])
     ordered = sorted(config)
-    packed = b"".join(i.to_bytes(8, "little", signed=True) for i in ordered)
+    packed = b"".join(i.to_bytes(8, sys.byteorder, signed=True) for i in ordered)
     assert OutcomeCache.configuration_key(config) == (
         f"sha256:{len(ordered)}:{hashlib.sha256(packed).hexdigest()}")
 
@@ -69,7 +71,6 @@ def test_a_large_key_is_the_digest_of_the_sorted_ids() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.frozensets(st.integers(0, 300)), st.frozensets(st.integers(0, 300)))
 def test_resorted_is_sorted_whole(before: frozenset[int], after: frozenset[int]) -> None:
-    import array
     got = _resorted(array.array("q", sorted(before)), sorted(before - after),
                     sorted(after - before))
     assert list(got) == sorted(after)
