@@ -167,6 +167,11 @@ def read_in_parallel(diff: Diff, workers: int | None = None,
         readings = FileReadings({}, {}, {}, {})
         for part in parts:
             readings.update(part)
+            # Each share's values out of the collector's way as it arrives, while
+            # the workers still read: the collection after the analysis then
+            # walks only what the serial end makes.
+            del part
+            _settle()
         pool.close()
         pool.join()
         return readings
