@@ -5,8 +5,9 @@
 reports progress while it works. It keeps Python's cyclic garbage collector
 away from the large structures that live until the end of the run: the
 collector is paused while the analysis runs (it makes next to no cycles), the
-diff is frozen (``gc.freeze``) as soon as it is read, the rest once it is
-built, so that collections do not walk them again and again.
+diff is frozen (``gc.freeze``) as soon as it is read, each share the forked
+readers send as it arrives, the rest once it is built, so that collections do
+not walk them again and again.
 
 :class:`wynot.analysis_store.AnalysisStore` keeps it in the state directory
 for a rerun to reuse.

@@ -71,11 +71,8 @@ def analyse_python(data: bytes,
     its lines (its enclosing functions and classes).
     """
     tree = python_tree(data)
-    return read_python(tree, spans) if tree is not None else None
-
-
-def read_python(tree: ast.Module, spans: Sequence[tuple[int, int]] | None = None) -> PythonSide:
-    """:func:`analyse_python` of a side already parsed (``tree`` is not changed)."""
+    if tree is None:
+        return None
     future = postponed(tree)
     if spans is not None:
         tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
@@ -97,14 +94,10 @@ def whole_file_inert(data: bytes) -> Inert:
 
 def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether a statement (with its decorators) overlaps one of the line ranges."""
-    first, last = first_line(statement), statement.end_lineno or statement.lineno
+    decorators = getattr(statement, "decorator_list", [])
+    first = min([statement.lineno, *(d.lineno for d in decorators)])
+    last = statement.end_lineno or statement.lineno
     return any(start <= last and first <= end for start, end in spans)
-
-
-def first_line(statement: ast.stmt) -> int:
-    """A statement's first line, its decorators included."""
-    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
-    return min([statement.lineno, *(d.lineno for d in decorators)])
 
 
 def _side(reader: SideReader, inert: Inert = NOTHING_INERT) -> PythonSide:

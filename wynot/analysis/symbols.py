@@ -25,7 +25,6 @@ import sys
 from dataclasses import dataclass, fields
 from typing import Any
 
-from wynot.analysis.blanking import parse_bad
 from wynot.analysis.calls import Call, Signature
 from wynot.analysis.cfunctions import retyped
 from wynot.analysis.compact import EMPTY, build, reduce
@@ -48,11 +47,10 @@ from wynot.analysis.python import (
     HunkNames,
     PythonSide,
     Scope,
+    analyse_python,
     hunk_names,
     hunk_shapes,
     hunk_signatures,
-    python_tree,
-    read_python,
     whole_file_inert,
 )
 from wynot.analysis.runtime import NOTHING_INERT, evaluated
@@ -206,14 +204,10 @@ def analyse_file(fd: FileDiff) -> FileAnalysis:
     if (suffix(fd.old_path or "") in PYTHON_SUFFIXES and fd.old is not None
             and fd.new is not None and hunks):
         # Each hunk's span, a line wider: a hunk that only adds names the line before.
-        good_tree = python_tree(fd.old.data)
-        if good_tree is not None:
-            new_spans = [(h.new_start - 1, h.new_start + h.new_len + 1) for h in hunks]
-            # BAD's untouched statements are left out of its parse (not walked anyway)
-            bad_tree = parse_bad(good_tree, fd.old.data, fd.new.data, hunks, new_spans)
-            new = read_python(bad_tree, new_spans) if bad_tree is not None else None
-            old = read_python(good_tree, [(h.old_start - 1, h.old_start + h.old_len + 1)
-                                          for h in hunks])
+        old = analyse_python(fd.old.data, [(h.old_start - 1, h.old_start + h.old_len + 1)
+                                           for h in hunks])
+        new = analyse_python(fd.new.data, [(h.new_start - 1, h.new_start + h.new_len + 1)
+                                           for h in hunks]) if old is not None else None
     outline_old = outline_new = None
     if (language is not None and language != "python" and fd.old is not None
             and fd.new is not None and hunks):
