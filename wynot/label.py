@@ -23,7 +23,15 @@ from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
 from wynot.dd import SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
-from wynot.label_units import closed_part, cores, distances, in_units, sweep_units
+from wynot.label_units import (
+    closed_part,
+    cores,
+    distances,
+    in_units,
+    sweep_units,
+    upward,
+    with_users,
+)
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -33,6 +41,7 @@ from wynot.tester import Tester
 
 Stop = Callable[[], bool]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
+MAX_GROWTH = 6  # times a removal of a cluster grows by what its own errors show
 LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
 
 
@@ -192,7 +201,8 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
           found: frozenset[int], units: Mapping[int, int],
-          repair: Repair | None = None, blame: Blame | None = None) -> Labelled:
+          repair: Repair | None = None, blame: Blame | None = None,
+          broken: Blame | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
@@ -211,8 +221,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     (failure resolution: the changes an error output names as its one
     repair), a removal that an earlier run shows cannot build is labelled from
     that run, and removals no run answers are first probed together
-    (:mod:`wynot.removals`). Raises SearchStopped (with the answer so far,
-    which fails) when the budget runs out.
+    (:mod:`wynot.removals`). With ``broken`` (the applied changes an error
+    output is reported on), an answer with context is tried once more
+    without each context change and every change that broke without it
+    (:func:`_without_users`): a cluster of changes that only hold each other
+    up, beside the cause or around a small cause that no single removal
+    showed. Raises SearchStopped (with the answer so far, which fails) when
+    the budget runs out.
     """
     needs = deps.needs_only()
     distance = distances(needs, found)
@@ -234,10 +249,18 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
-    while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
-        chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
-            chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
-            evidence)
+    while True:
+        while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
+            chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
+                chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
+                evidence)
+        if broken is None or CONTEXT not in roles.values():
+            break
+        causes = frozenset(c for c, role in roles.items() if role == CAUSE)
+        smaller = _without_users(tester, stop, chosen, causes, broken)
+        if smaller == chosen:
+            break
+        chosen, roles, alone = smaller, {}, set()
     if roles and CAUSE not in roles.values():
         roles = dict.fromkeys(roles, INSEPARABLE)
     return Labelled(chosen, roles)
@@ -313,6 +336,55 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
         if len(removed) == 1:
             alone.update(removed)
     return chosen, roles, alone
+
+
+def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
+                   causes: frozenset[int], broken: Blame) -> frozenset[int]:
+    """``chosen`` (a labelled answer with context) less the first removal that still
+    FAILS, or ``chosen`` when none does; no removal takes one of ``causes``
+    (the changes whose removal made the test PASS).
+
+    The errors of each single removal that ran say which changes of the
+    answer broke without the removed one: they need it. Where a small cause
+    sits inside a cluster of changes that only hold each other up (a rewrite
+    of the parser that the cause does not use), every single removal of the
+    cluster breaks another member, and only the whole cluster goes: each
+    change with every change that needs it, transitively, largest first
+    (:func:`~wynot.label_units.with_users`). A first error shows only the
+    first users, so a removal that does not build grows by the changes its
+    own errors are reported on (and theirs), up to :data:`MAX_GROWTH` times;
+    at most as many runs in all as the answer has changes.
+    """
+    users: dict[int, set[int]] = {}
+    for record in tester.records:
+        if (record.outcome is Outcome.UNRESOLVED and record.source in (RAN, CACHED)
+                and not record.commit and record.output and len(record.ids) + 1 == len(
+                    chosen) and record.ids < chosen):
+            (removed,) = chosen - record.ids
+            users.setdefault(removed, set()).update(
+                broken(record.output_text(), record.ids) & chosen)
+    removals = [r for r in with_users(chosen, users) if not r & causes]
+    if removals:
+        tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "
+                        "without one another")
+    tester.speculate([chosen - r for r in removals])
+    tried: set[frozenset[int]] = set()
+    for removal in removals:
+        for _ in range(MAX_GROWTH + 1):
+            if removal in tried or len(tried) >= len(chosen):
+                break
+            tried.add(removal)
+            record = _label_run(tester, chosen - removal, stop, chosen)
+            if record.outcome is Outcome.FAIL:
+                return chosen - removal
+            more = broken(record.output_text(), chosen - removal) & (chosen - removal) if (
+                record.outcome is Outcome.UNRESOLVED) else frozenset()
+            if not more:
+                break
+            removal = upward(removal | more, chosen, users)
+            if removal >= chosen or removal & causes:
+                break
+    return chosen
 
 
 def _answered(tester: Tester, stop: Stop, chosen: frozenset[int], removed: frozenset[int],

@@ -93,3 +93,29 @@ def distances(deps: Dependencies, found: frozenset[int]) -> dict[int, int]:
                     reached.append(needed)
         frontier = reached
     return distance
+
+
+def with_users(chosen: frozenset[int],
+               users: Mapping[int, AbstractSet[int]]) -> list[frozenset[int]]:
+    """Each change of ``chosen`` with every change that needs it, directly or through
+    others, by ``users`` (change -> the changes of ``chosen`` that broke without
+    it, as the errors of its removal showed): the removals to try on an answer
+    where no single removal made the test pass, largest first. Only removals of
+    several changes that leave something; each one once. Pure."""
+    removals = {upward({change}, chosen, users) for change in sorted(chosen)}
+    return sorted((r for r in removals if 1 < len(r) < len(chosen)),
+                  key=lambda r: (-len(r), sorted(r)))
+
+
+def upward(start: AbstractSet[int], chosen: frozenset[int],
+           users: Mapping[int, AbstractSet[int]]) -> frozenset[int]:
+    """``start`` (changes of ``chosen``) with every change of ``chosen`` that needs one
+    of them by ``users``, directly or through others. Pure."""
+    reached = set(start)
+    frontier = sorted(reached)
+    while frontier:
+        for user in sorted(users.get(frontier.pop(), ())):
+            if user in chosen and user not in reached:
+                reached.add(user)
+                frontier.append(user)
+    return frozenset(reached)

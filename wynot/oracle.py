@@ -188,6 +188,13 @@ class SearchOracle:
             return frozenset()
         return self._resolver().culprits(output, applied)
 
+    def broken(self, output: str, applied: frozenset[int]) -> frozenset[int]:
+        """The applied changes the errors of ``output`` are reported on
+        (:meth:`~wynot.analysis.resolve.Resolver.broken`); none with the loop off."""
+        if self.resolver is None:
+            return frozenset()
+        return self._resolver().broken(output, applied)
+
     def _replay(self, config: frozenset[int]) -> tuple[Repaired, frozenset[int]] | None:
         """The loop that built whose start is nearest ``config`` (the latest of
         those as near) among those whose start ``config`` agrees with on every

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from wynot.analysis.lexical import changed_lines
 from wynot.changes import ChangeKind, Diff, FileDiff
 
+LEAD = 3  # lines before an applied hunk that ``place(..., context=True)`` gives to it
+
 
 @dataclass(frozen=True, slots=True)
 class Place:
@@ -46,8 +48,13 @@ def file_for(diff: Diff, path: str) -> int | None:
     return None if best is None or tied else best[1]
 
 
-def place(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> Place | None:
-    """The change at ``line`` (1-based) of ``path`` in the configuration ``applied``."""
+def place(diff: Diff, applied: AbstractSet[int], path: str, line: int,
+          context: bool = False) -> Place | None:
+    """The change at ``line`` (1-based) of ``path`` in the configuration ``applied``;
+    with ``context``, a context line of an applied hunk is that hunk's too, and
+    so are the :data:`LEAD` lines before it: a statement split over lines, the
+    error reported at its head (a function's name, its parameters below it,
+    rewritten by the hunk)."""
     index = file_for(diff, path)
     if index is None:
         return None
@@ -67,12 +74,14 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> Place 
         removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
         if change.id in applied:
             if row < first + delta:
+                if context and row >= first + delta - LEAD:  # the statement's head
+                    return Place(index, change.id, True)
                 break
             if row < first + delta + hunk.new_len:  # a context line is nobody's
                 bad_line = (hunk.new_start if hunk.new_len else hunk.new_start + 1) + (
                     row - first - delta)
-                return Place(index, change.id, True) if bad_line in added else Place(
-                    index, None, False)
+                return Place(index, change.id, True) if context or bad_line in added else (
+                    Place(index, None, False))
             delta += hunk.new_len - hunk.old_len
         elif first <= row - delta < first + hunk.old_len:
             good_line = row - delta + 1

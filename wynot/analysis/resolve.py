@@ -180,6 +180,22 @@ class Resolver:
                 blamed.update(fixes)
         return frozenset(blamed)
 
+    def broken(self, output: str, applied: Iterable[int]) -> frozenset[int]:
+        """The applied changes whose lines (context lines included) any location of
+        the errors of ``output`` is on, notes too: with one change removed from a
+        configuration that built, the changes that broke without it (they need
+        it, as far as the compiler showed; a guess that a run checks)."""
+        if self._diff is None:
+            return frozenset()
+        applied = frozenset(applied)
+        found: set[int] = set()
+        for diagnostic in self.diagnostics(output):
+            for location in diagnostic.locations:
+                where = place(self._diff, applied, location.path, location.line, context=True)
+                if where is not None and where.change is not None and where.applied:
+                    found.add(where.change)
+        return frozenset(found)
+
     def target(self, diagnostic: Diagnostic, applied: frozenset[int]) -> Target:
         """What identifies ``diagnostic`` from one repair round to the next: a
         name undeclared in a function is one error wherever in the function it

@@ -1,0 +1,129 @@
+"""An answer in which no single removal makes the test pass: each change is tried
+once more with every change that broke without it, so that a cluster that only
+holds itself up goes in one run and the small cause inside stays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_removals import C_TEST
+from test_resolve import hunk_of, resolver_for
+
+from wynot import result
+from wynot import tester as testers
+from wynot.analysis.depends import Dependencies
+from wynot.cache import RunLog
+from wynot.diffread import read_diff
+from wynot.label import label
+from wynot.label_units import with_users
+from wynot.pool import LocalPool
+from wynot.runner import Commands
+
+CALLERS = 3
+
+
+def test_each_change_goes_with_everything_that_broke_without_it() -> None:
+    chosen = frozenset(range(8))
+    # 1 broke without 0, 2 without 1 (so 2 goes with 0 too), 4 and 5 without 3;
+    # 6 broke without 7, and 7 without 6: a cycle, removed as one
+    users = {0: {1}, 1: {2}, 3: {4, 5}, 6: {7}, 7: {6}, 9: {0}}
+    assert with_users(chosen, users) == [
+        frozenset({0, 1, 2}), frozenset({3, 4, 5}), frozenset({1, 2}), frozenset({6, 7})]
+
+
+def test_a_removal_of_everything_is_not_tried() -> None:
+    assert with_users(frozenset({0, 1}), {0: {1}, 1: {0}}) == []
+    assert with_users(frozenset({0, 1, 2}), {0: {1, 2}, 5: {0}}) == []
+
+
+def renamed_cause_and_helper(make_repo, renamed: bool = True):
+    """BAD renames base() (x + 1) to scaled() (x + 2) in lib.c and its one call in
+    main.c: the cause, two changes that each need the other to link. It also
+    renames helper() to helper_v2() in h.h, h.c and three callers (c0.c to
+    c2.c), which main.c does not use, and h.c reads its factor from a macro
+    that h.h adds: without h.h's change, each caller's call is an implicit
+    declaration and h.c's macro undeclared (errors at their changed lines);
+    without a caller's change, its old call is an implicit declaration (at a
+    line no applied change wrote); without h.c's, the link fails (no line).
+    Not ``renamed``: the cause is lib.c's step alone, base() keeps its name."""
+    repo = make_repo("renamed-cause")
+
+    def tree(name: bytes, step: bytes, helper: bytes, factor: bytes) -> dict[str, bytes]:
+        files = {
+            "run_test.sh": C_TEST,
+            "lib.c": b"int %s(int x) {\n    return x + %s;\n}\n" % (name, step),
+            "h.h": b"int %s(int x);\n" % helper + (
+                b"#define FACTOR 3\n" if factor == b"FACTOR" else b""),
+            "h.c": b"#include \"h.h\"\nint %s(int x) {\n    return x * %s;\n}\n" % (
+                helper, factor),
+            "main.c": b"#include <stdio.h>\nint %s(int x);\n\nint main(void) {\n"
+                      b"    int s = %s(40);\n    printf(\"%%d\\n\", s);\n"
+                      b"    return s == 41 ? 0 : s == 42 ? 1 : 125;\n}\n" % (name, name),
+        }
+        for i in range(CALLERS):
+            files[f"c{i}.c"] = (b"#include \"h.h\"\nint c%d(void) {\n    return %s(%d);\n}\n"
+                                % (i, helper, i))
+        return files
+
+    good = repo.commit(tree(b"base", b"1", b"helper", b"3"))
+    bad = repo.commit(tree(b"scaled" if renamed else b"base", b"2", b"helper_v2", b"FACTOR"))
+    return repo, good, bad
+
+
+def test_a_cluster_that_holds_itself_up_goes_in_one_run(make_repo, tmp_path: Path) -> None:
+    """Labelling the whole diff (as if dd+ had found it all): every single removal
+    is UNRESOLVED, so no cause is seen. h.h's removal broke h.c and the three
+    callers: h.h with them goes in one run, which FAILS, and the answer is the
+    cause's two changes, which need each other."""
+    repo, good, bad = renamed_cause_and_helper(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    cause = frozenset({hunk_of(diff, "lib.c", "scaled"), hunk_of(diff, "main.c", "scaled")})
+    header = hunk_of(diff, "h.h", "helper_v2")
+    helper = hunk_of(diff, "h.c", "helper_v2")
+    callers = frozenset(hunk_of(diff, f"c{i}.c", "helper_v2") for i in range(CALLERS))
+    assert len(diff.changes) == CALLERS + 4
+    commands = Commands(test=("sh", "run_test.sh"))
+    records: list[result.TestRecord] = []
+    log = RunLog(tmp_path / "runs")
+    resolver = resolver_for(diff)
+    with LocalPool(repo.path, commands, 1) as executor:
+        executor.begin(good, diff)
+        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
+                                records)
+        everything = frozenset(c.id for c in diff.changes)
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
+                         None, None, resolver.broken)
+        without = label(tester, everything, lambda: False, Dependencies(), everything, {})
+    log.close()
+    assert labelled.chosen == cause
+    assert set(labelled.roles.values()) == {result.INSEPARABLE}
+    assert any(r.ids == everything - callers - {header, helper} and r.outcome.name == "FAIL"
+               for r in records if r.phase == "label")
+    assert without.chosen == everything  # the same labelling without the errors' places
+
+
+def test_a_cluster_beside_a_cause_goes_in_one_run(make_repo, tmp_path: Path) -> None:
+    """The cause is one change, labelled by its removal (PASS); the renamed helper's
+    five changes are context, each removal UNRESOLVED: h.h with everything that
+    broke without it goes in one run, which FAILS, and the answer is the cause."""
+    repo, good, bad = renamed_cause_and_helper(make_repo, renamed=False)
+    diff = read_diff(repo.path, good, bad)
+    cause = hunk_of(diff, "lib.c", "x + 2")
+    assert len(diff.changes) == CALLERS + 3
+    commands = Commands(test=("sh", "run_test.sh"))
+    records: list[result.TestRecord] = []
+    log = RunLog(tmp_path / "runs")
+    with LocalPool(repo.path, commands, 1) as executor:
+        executor.begin(good, diff)
+        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
+                                records)
+        everything = frozenset(c.id for c in diff.changes)
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
+                         None, None, resolver_for(diff).broken)
+    log.close()
+    assert labelled.chosen == {cause}
+    assert labelled.roles == {cause: result.CAUSE}
+    ran = [r for r in records if r.ran]
+    # one removal each, the cluster at once (it FAILS), the cause's label again
+    assert [r.outcome.name for r in ran if r.ids == {cause}] == ["FAIL"]
+    assert len(ran) == len(everything) + 2
