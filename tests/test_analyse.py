@@ -183,3 +183,20 @@ def test_a_forked_save_stopped_leaves_no_process_and_no_partial_file(
     stored = store.load(lambda _: None)  # cut off or complete, never half read
     assert stored is None or stored.plan == computed.plan
     saving.join()  # nothing left to wait for
+
+
+def test_with_the_collector_paused_each_share_is_frozen_as_it_arrives(
+        make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shares' values leave the young generation while the workers read, so the
+    collection when the analysis ends does not walk them; the values are the same."""
+    repo, good, bad = project(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    monkeypatch.setattr(analyse_module, "PARALLEL_FROM", 1)
+    with analyse_module.collector_paused():
+        frozen = gc.get_freeze_count()
+        readings = analyse_module.read_in_parallel(diff, workers=2)
+        assert readings is not None and gc.get_freeze_count() > frozen
+        young = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
+    values = [v for v in readings.symbols.values() if gc.is_tracked(v)]
+    assert values and not any(id(v) in young for v in values)
+    assert readings == read_files(diff, range(len(diff.files)))

@@ -5,8 +5,9 @@
 reports progress while it works. It keeps Python's cyclic garbage collector
 away from the large structures that live until the end of the run: the
 collector is paused while the analysis runs (it makes next to no cycles), the
-diff is frozen (``gc.freeze``) as soon as it is read, the rest once it is
-built, so that collections do not walk them again and again.
+diff is frozen (``gc.freeze``) as soon as it is read, each share the forked
+readers send as it arrives, the rest once it is built, so that collections do
+not walk them again and again.
 
 :class:`wynot.analysis_store.AnalysisStore` keeps it in the state directory
 for a rerun to reuse.
@@ -147,7 +148,8 @@ def read_in_parallel(diff: Diff, workers: int | None = None,
     reads a share of the files (by size) and sends back what it read, whose
     values are the same as read here. The CPU time is that of one process
     plus the transfer; the time it takes is shorter by about the number of
-    CPUs (docs/performance.md).
+    CPUs (docs/performance.md). With the collector paused (as :func:`analyse`
+    runs it), each share is collected and frozen as it arrives.
     """
     workers = workers or min(MAX_WORKERS, len(os.sched_getaffinity(0))
                              if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
@@ -167,6 +169,12 @@ def read_in_parallel(diff: Diff, workers: int | None = None,
         readings = FileReadings({}, {}, {}, {})
         for part in parts:
             readings.update(part)
+            # Each share's values out of the paused collector's way as it arrives,
+            # while the workers still read: the collection after the analysis
+            # then walks only what the serial end makes.
+            del part
+            if not gc.isenabled():
+                _settle()
         pool.close()
         pool.join()
         return readings
