@@ -41,7 +41,7 @@ from wynot.tester import Tester
 
 Stop = Callable[[], bool]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
-MAX_GROWTH = 6  # times a removal of a cluster grows by what its own errors show
+MAX_GROWTH = 2  # times a removal of a cluster grows by what its own errors show
 LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
 
 
@@ -352,8 +352,9 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     change with every change that needs it, transitively, largest first
     (:func:`~wynot.label_units.with_users`). A first error shows only the
     first users, so a removal that does not build grows by the changes its
-    own errors are reported on (and theirs), up to :data:`MAX_GROWTH` times;
-    at most as many runs in all as the answer has changes.
+    own errors are reported on (and theirs), up to :data:`MAX_GROWTH` times.
+    At most ⌈log2 n⌉ + 2 runs in all for an answer of n changes: on an
+    answer that is minimal, every one of them is a run for nothing.
     """
     users: dict[int, set[int]] = {}
     for record in tester.records:
@@ -369,9 +370,10 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
                         "without one another")
     tester.speculate([chosen - r for r in removals])
     tried: set[frozenset[int]] = set()
+    runs = (len(chosen) - 1).bit_length() + 2  # ⌈log2 n⌉ + 2
     for removal in removals:
         for _ in range(MAX_GROWTH + 1):
-            if removal in tried or len(tried) >= len(chosen):
+            if removal in tried or len(tried) >= runs:
                 break
             tried.add(removal)
             record = _label_run(tester, chosen - removal, stop, chosen)
