@@ -21,8 +21,10 @@ at most the test in flight and a rerun resumes from the cache.
 from __future__ import annotations
 
 import array
+import bisect
 import functools
 import hashlib
+import heapq
 import json
 import os
 import shlex
@@ -30,12 +32,14 @@ import shutil
 import sqlite3
 import threading
 import time
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot.changes import flipped
+from wynot.lineage import apart
 from wynot.outcome import Outcome
 from wynot.state import DEFAULT_KEEP_RUNS, OWNER_FILE, owner_token, prune_runs
 from wynot.state import STATE_DIR_NAME as STATE_DIR_NAME
@@ -108,13 +112,52 @@ def _key(ids: Iterable[int]) -> str:
     ordered = sorted(ids)
     if len(ordered) <= DIGEST_ABOVE:
         return ",".join(map(str, ordered))
-    packed = array.array("q", ordered).tobytes()
-    return f"sha256:{len(ordered)}:{hashlib.sha256(packed).hexdigest()}"
+    return _digest_key(array.array("q", ordered))
+
+
+def _digest_key(ordered: array.array[int]) -> str:
+    return f"sha256:{len(ordered)}:{hashlib.sha256(ordered).hexdigest()}"
+
+
+# The sorted ids of the last few large configurations keyed (weakly held): the
+# next one dd+ made from a common configuration (wynot.lineage) is sorted from
+# one of them by what differs, not from scratch.
+_sorted: list[tuple[weakref.ref[frozenset[int]], array.array[int]]] = []
+SORTED_KEPT = 4
 
 
 @functools.lru_cache(maxsize=4)
 def _frozen_key(ids: frozenset[int]) -> str:
-    return _key(ids)
+    if len(ids) <= DIGEST_ABOVE:
+        return _key(ids)
+    ordered = None
+    for ref, known_order in reversed(_sorted):
+        known = ref()
+        changed = None if known is None else apart(known, ids)
+        if known is not None and changed is not None:
+            ordered = _resorted(known_order, sorted(changed & known), sorted(changed - known))
+            break
+    if ordered is None:
+        ordered = array.array("q", sorted(ids))
+    _sorted[:] = [*_sorted[1 - SORTED_KEPT:], (weakref.ref(ids), ordered)]
+    return _digest_key(ordered)
+
+
+def _resorted(ordered: array.array[int], drop: list[int], add: list[int]) -> array.array[int]:
+    """``ordered`` (sorted, distinct) without ``drop`` (members) and with ``add``
+    (not members), both sorted: sorted too, in one copy of the slices between them."""
+    out = array.array("q")
+    at = 0
+    for value, adding in heapq.merge(((v, True) for v in add), ((v, False) for v in drop)):
+        i = bisect.bisect_left(ordered, value, at)
+        out.extend(ordered[at:i])
+        if adding:
+            out.append(value)
+            at = i
+        else:
+            at = i + 1
+    out.extend(ordered[at:])
+    return out
 
 
 class OutcomeCache:
@@ -150,7 +193,8 @@ class OutcomeCache:
         """The ids, sorted and comma-separated; beyond ``DIGEST_ABOVE`` ids, a digest.
 
         Both forms cost time linear in the configuration (the digest about a
-        third of the text's); the last few keys of frozensets are remembered.
+        third of the text's); the last few keys of frozensets are remembered,
+        and a large frozenset dd+ made near one keyed before is sorted from it.
         """
         if isinstance(ids, frozenset):
             return _frozen_key(ids)

@@ -12,6 +12,8 @@ import enum
 import functools
 from dataclasses import dataclass
 
+from wynot.lineage import apart
+
 REGULAR, EXECUTABLE, SYMLINK, GITLINK = 0o100644, 0o100755, 0o120000, 0o160000
 
 
@@ -106,5 +108,8 @@ def flipped(before: frozenset[int], after: frozenset[int]) -> frozenset[int]:
     On every test the run log, the dependencies' closure check and the tree
     builder each ask it of the same two configurations (the test before and
     this one): the last few pairs are remembered, so that it is computed once.
+    Two configurations dd+ made from a common one (:mod:`wynot.lineage`) cost
+    what each added to it; others, their sizes.
     """
-    return before ^ after
+    near = apart(before, after)
+    return before ^ after if near is None else near

@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from wynot.lineage import joined
 from wynot.outcome import Outcome as Outcome  # re-exported: part of the wynot.dd API
 
 MEMO_KEEP = 2_000_000  # changes the memo keeps in whole configurations, in all
@@ -262,7 +263,7 @@ def _add_context(search: _Search[T], changes: Sequence[T], d: frozenset[T]) -> f
     while search.test(d) is not Outcome.FAIL:
         rest = tuple(x for x in changes if x not in d)
         search.decide(Case.ADD_CONTEXT, rest, d, 2)
-        d = d | _dd3(search, rest, d, 2)
+        d = joined(d, _dd3(search, rest, d, 2))
     return d
 
 
@@ -276,38 +277,40 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
         n = len(parts)
         t: list[Outcome] = []
         for i, c_i in enumerate(parts):
-            t.append(search.test(r | frozenset(c_i)))
+            r_c_i = joined(r, c_i)
+            t.append(search.test(r_c_i))
             if t[i] is Outcome.FAIL:
                 search.decide(Case.FOUND_IN, c_i, r, n)
                 return _dd3(search, c_i, r, 2)
             if search.keep_passing and n == 2 and i == 0 and t[i] is Outcome.PASS:
                 search.kept += 1
-                search.decide(Case.KEEP_PASSING, parts[1], r | frozenset(c_i), n)
-                return _dd3(search, parts[1], r | frozenset(c_i), 2)
+                search.decide(Case.KEEP_PASSING, parts[1], r_c_i, n)
+                return _dd3(search, parts[1], r_c_i, 2)
         complements = [_complement(parts, i) for i in range(n)]
         t_bar = _test_complements(search, parts, complements, t, r)
         for i in range(n):
             if t[i] is Outcome.PASS and t_bar[i] is Outcome.PASS:
                 search.decide(Case.INTERFERENCE, parts[i], r, n)
-                d_i = _dd3(search, parts[i], r | frozenset(complements[i]), 2)
-                d_bar_i = _dd3(search, complements[i], r | frozenset(parts[i]), 2)
+                d_i = _dd3(search, parts[i], joined(r, complements[i]), 2)
+                d_bar_i = _dd3(search, complements[i], joined(r, parts[i]), 2)
                 return d_i | d_bar_i
         for i in range(n):
             if t[i] is Outcome.UNRESOLVED and t_bar[i] is Outcome.PASS:
                 search.decide(Case.PREFERENCE, parts[i], r, n)
-                return _dd3(search, parts[i], r | frozenset(complements[i]), 2)
+                return _dd3(search, parts[i], joined(r, complements[i]), 2)
         c_prime = set(c)
-        r_prime = set(r)
+        passed: list[T] = []  # r' = r | passed: built from r, not copied (wynot.lineage)
         for i in range(n):
             if t_bar[i] is Outcome.FAIL:
                 c_prime.difference_update(parts[i])
             if t[i] is Outcome.PASS:
                 c_prime.difference_update(parts[i])
-                r_prime.update(parts[i])
+                passed.extend(parts[i])
         if n < len(c) and c_prime:
-            search.decide(Case.TRY_AGAIN, c_prime, frozenset(r_prime), n)
+            r_prime = joined(r, passed)
+            search.decide(Case.TRY_AGAIN, c_prime, r_prime, n)
             n = min(len(c_prime), 2 * n)
-            c, r = search.ordered(c_prime), frozenset(r_prime)
+            c, r = search.ordered(c_prime), r_prime
             continue
         search.decide(Case.NOTHING_LEFT, c_prime or set(c), r, n)
         return frozenset(c_prime or c)
@@ -335,7 +338,7 @@ def _test_complements(
     for i, c_bar_i in enumerate(complements):
         if preference_seen and t[i] is not Outcome.PASS:
             continue
-        t_bar[i] = search.test(r | frozenset(c_bar_i))
+        t_bar[i] = search.test(joined(r, c_bar_i))
         if t[i] is Outcome.PASS and t_bar[i] is Outcome.PASS:
             break
         if t[i] is Outcome.UNRESOLVED and t_bar[i] is Outcome.PASS:

@@ -32,6 +32,7 @@ from wynot.label_units import (
     upward,
     with_users,
 )
+from wynot.lineage import joined
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
@@ -140,7 +141,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     a time, so its answer and its questions do not depend on the workers.
     """
     def ask(config: frozenset[int]) -> Outcome:
-        return oracle(applied | config if applied else config)  # no copy of a large one
+        return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
@@ -368,9 +369,9 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     if removals:
         tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "
                         "without one another")
-    tester.speculate([chosen - r for r in removals])
-    tried: set[frozenset[int]] = set()
     runs = (len(chosen) - 1).bit_length() + 2  # ⌈log2 n⌉ + 2
+    tester.speculate([chosen - r for r in removals[:runs]])
+    tried: set[frozenset[int]] = set()
     for removal in removals:
         for _ in range(MAX_GROWTH + 1):
             if removal in tried or len(tried) >= runs:

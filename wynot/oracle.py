@@ -80,7 +80,10 @@ class Repaired:
         a configuration inside the start: that is dd+ narrowing down, whose
         own outcome it keeps and checks again alone, and the changes it drops
         are those a repair's build may have needed without an error saying so."""
-        return (not (config ^ self.start) & self.involved and not self.added <= config
+        # Asked of every search question once a loop built: the involved changes
+        # are looked up one by one, not the whole configuration compared.
+        return (not self.added <= config
+                and all((c in config) is (c in self.start) for c in self.involved)
                 and not config < self.start)
 
 
