@@ -24,7 +24,8 @@ The cases (``--cases``, default all, in this order):
   ``mustache_primitive_lookup`` (JavaScript: a helper that a function body
   calls), ``strsim_jaro_transpositions``, ``fastrand_wyrand_constants`` and
   ``base64_decode_slice_exact`` (Rust built with rustc, which must be on
-  ``PATH``).
+  ``PATH``), ``tinyxml2_bool_attribute`` (C++, a release that threads line
+  numbers through the parser).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -64,7 +65,7 @@ C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
 # held out: shapes the code was not tuned on (another C project, JavaScript, Java, C++)
 HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers",
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
-           "fastrand_wyrand_constants", "base64_decode_slice_exact"]
+           "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
