@@ -13,10 +13,12 @@ from wynot import result
 from wynot import tester as testers
 from wynot.analysis.depends import Dependencies
 from wynot.cache import RunLog
+from wynot.changes import Diff
 from wynot.diffread import read_diff
-from wynot.label import label
+from wynot.label import Labelled, label
 from wynot.label_units import with_users
 from wynot.pool import LocalPool
+from wynot.removals import Blame
 from wynot.runner import Commands
 
 CALLERS = 3
@@ -70,6 +72,24 @@ def renamed_cause_and_helper(make_repo, renamed: bool = True):
     return repo, good, bad
 
 
+def label_all(repo, good: str, diff: Diff, runs: Path, broken: Blame | None
+              ) -> tuple[Labelled, list[result.TestRecord]]:
+    """Label the whole diff, as if dd+ had found it all, by real runs (with
+    ``broken``: the errors' places of failure resolution); the label and the runs."""
+    commands = Commands(test=("sh", "run_test.sh"))
+    records: list[result.TestRecord] = []
+    log = RunLog(runs)
+    with LocalPool(repo.path, commands, 1) as executor:
+        executor.begin(good, diff)
+        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
+                                records)
+        everything = frozenset(c.id for c in diff.changes)
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
+                         None, None, broken)
+    log.close()
+    return labelled, records
+
+
 def test_a_cluster_that_holds_itself_up_goes_in_one_run(make_repo, tmp_path: Path) -> None:
     """Labelling the whole diff (as if dd+ had found it all): every single removal
     is UNRESOLVED, so no cause is seen. h.h's removal broke h.c and the three
@@ -82,19 +102,10 @@ def test_a_cluster_that_holds_itself_up_goes_in_one_run(make_repo, tmp_path: Pat
     helper = hunk_of(diff, "h.c", "helper_v2")
     callers = frozenset(hunk_of(diff, f"c{i}.c", "helper_v2") for i in range(CALLERS))
     assert len(diff.changes) == CALLERS + 4
-    commands = Commands(test=("sh", "run_test.sh"))
-    records: list[result.TestRecord] = []
-    log = RunLog(tmp_path / "runs")
-    resolver = resolver_for(diff)
-    with LocalPool(repo.path, commands, 1) as executor:
-        executor.begin(good, diff)
-        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
-                                records)
-        everything = frozenset(c.id for c in diff.changes)
-        labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
-                         None, None, resolver.broken)
-        without = label(tester, everything, lambda: False, Dependencies(), everything, {})
-    log.close()
+    everything = frozenset(c.id for c in diff.changes)
+    labelled, records = label_all(repo, good, diff, tmp_path / "runs",
+                                  resolver_for(diff).broken)
+    without, _ = label_all(repo, good, diff, tmp_path / "without", None)
     assert labelled.chosen == cause
     assert set(labelled.roles.values()) == {result.INSEPARABLE}
     assert any(r.ids == everything - callers - {header, helper} and r.outcome.name == "FAIL"
@@ -110,17 +121,9 @@ def test_a_cluster_beside_a_cause_goes_in_one_run(make_repo, tmp_path: Path) -> 
     diff = read_diff(repo.path, good, bad)
     cause = hunk_of(diff, "lib.c", "x + 2")
     assert len(diff.changes) == CALLERS + 3
-    commands = Commands(test=("sh", "run_test.sh"))
-    records: list[result.TestRecord] = []
-    log = RunLog(tmp_path / "runs")
-    with LocalPool(repo.path, commands, 1) as executor:
-        executor.begin(good, diff)
-        tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
-                                records)
-        everything = frozenset(c.id for c in diff.changes)
-        labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
-                         None, None, resolver_for(diff).broken)
-    log.close()
+    everything = frozenset(c.id for c in diff.changes)
+    labelled, records = label_all(repo, good, diff, tmp_path / "runs",
+                                  resolver_for(diff).broken)
     assert labelled.chosen == {cause}
     assert labelled.roles == {cause: result.CAUSE}
     ran = [r for r in records if r.ran]
