@@ -122,6 +122,29 @@ def test_a_pool_of_one_makes_its_worktree_when_warmed_up(make_repo,  # type: ign
         assert leftover_worktrees(repo.path) == []
 
 
+def test_a_pool_of_one_makes_its_worktree_ahead_beside_the_caller(make_repo,  # type: ignore[no-untyped-def]
+                                                                  tmp_path: Path) -> None:
+    """``warm_up_ahead`` (a rerun, whose caller loads its stored analysis meanwhile):
+    the worktree is made in a thread; the first job waits for it and takes it, a
+    later ``warm_up`` makes no second one, and closing removes it, also when the
+    pool closes while it is being made."""
+    repo: GitRepo = make_repo()
+    first = repo.commit({"value": b"0\n"})
+    second = repo.commit({"value": b"1\n"})
+    test = Commands(test=("sh", "-c", 'test "$(cat value)" = 0'))
+    with LocalPool(repo.path, test, 1, warm=first) as pool:
+        pool.warm_up_ahead()
+        pool.warm_up()  # made ahead already, or being made: not again
+        pool.begin(first, Diff(good=first, bad=second, files=(), changes=()))
+        assert pool.submit(Job(frozenset(), tmp_path / "good.out")).result().outcome \
+            is Outcome.PASS
+        assert len(leftover_worktrees(repo.path)) == 1  # the one made ahead, taken
+    assert leftover_worktrees(repo.path) == []
+    with LocalPool(repo.path, test, 1, warm=first) as pool:
+        pool.warm_up_ahead()  # closed at once, perhaps while it is being made
+    assert leftover_worktrees(repo.path) == []
+
+
 def test_jobs_option_values() -> None:
     assert parse_jobs("3", lambda: 8) == 3
     assert parse_jobs("auto", lambda: 8) == 8

@@ -93,6 +93,11 @@ class Executor(Protocol):
         """Prepare, in the calling thread, what the first job needs (the caller has
         time to spare: it waits for other processes)."""
 
+    def warm_up_ahead(self) -> None:
+        """Start preparing what the first job needs beside the caller, which has
+        work of its own meanwhile (a rerun loading its stored analysis and
+        answering its search from the cache); the first job waits for it."""
+
     def close(self) -> None:
         """Cancel what still runs and release the workers."""
 

@@ -172,6 +172,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     then, when ``good`` is not GOOD (``onto``), carry the answer onto GOOD."""
     options = Options(request.context, request.criteria, request.predict, request.resolve)
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
+    if store is not None and store.path.exists():  # a rerun: the worktree beside the load
+        executor.warm_up_ahead()
     analysis = store.load(progress) if store is not None else None
     saving = None
     early: list[Tester] = []

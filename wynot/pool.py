@@ -149,10 +149,26 @@ class LocalPool:
     def warm_up(self) -> None:
         """A pool of one makes its worktree of ``warm`` now, in this thread (it has no
         thread of its own to make it ahead); the first job takes it."""
-        if self._warm is not None and not self._made and not self._worktrees:
-            made = self._create(self._warm, {})
-            with self._lock:
-                self._made.append(made)
+        with self._lock:
+            if self._warm is None or self._made or self._worktrees or self._making:
+                return
+        made = self._create(self._warm, {})
+        with self._lock:
+            self._made.append(made)
+
+    def warm_up_ahead(self) -> None:
+        """A pool of one makes its worktree of ``warm`` in a thread of its own, as a
+        larger pool makes its worktrees ahead; the first job waits for it, and
+        closing the pool waits for it too (then removes it)."""
+        with self._lock:
+            if (self._warm is None or self._made or self._worktrees or self._making
+                    or self._closing):
+                return
+            self._making = 1
+            thread = threading.Thread(target=self._make_ahead, args=(self._warm,),
+                                      daemon=True, name="wynot-worktrees")
+            self._threads.append(thread)
+        thread.start()
 
     def submit(self, job: Job, priority: int = 0) -> LocalHandle:
         handle = LocalHandle(job)
