@@ -377,11 +377,13 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
             if removal in tried or len(tried) >= runs:
                 break
             tried.add(removal)
-            record = _label_run(tester, chosen - removal, stop, chosen)
+            rest = chosen - removal
+            record = _label_run(tester, rest, stop, chosen)
             if record.outcome is Outcome.FAIL:
-                return chosen - removal
-            more = broken(record.output_text(), chosen - removal) & (chosen - removal) if (
-                record.outcome is Outcome.UNRESOLVED) else frozenset()
+                return rest
+            if record.outcome is not Outcome.UNRESOLVED:
+                break
+            more = broken(record.output_text(), rest) & rest
             if not more:
                 break
             removal = upward(removal | more, chosen, users)

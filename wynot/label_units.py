@@ -99,8 +99,8 @@ def with_users(chosen: frozenset[int],
                users: Mapping[int, AbstractSet[int]]) -> list[frozenset[int]]:
     """Each change of ``chosen`` with every change that needs it, directly or through
     others, by ``users`` (change -> the changes of ``chosen`` that broke without
-    it, as the errors of its removal showed): the removals to try on an answer
-    where no single removal made the test pass, largest first. Only removals of
+    it, as the errors of its removal showed): the removals of clusters of
+    context to try on a labelled answer, largest first. Only removals of
     several changes that leave something; each one once. Pure."""
     removals = {upward({change}, chosen, users) for change in sorted(chosen)}
     return sorted((r for r in removals if 1 < len(r) < len(chosen)),

@@ -150,9 +150,10 @@ class LocalPool:
         """A pool of one makes its worktree of ``warm`` now, in this thread (it has no
         thread of its own to make it ahead); the first job takes it."""
         with self._lock:
-            if self._warm is None or self._made or self._worktrees or self._making:
-                return
-        made = self._create(self._warm, {})
+            commit = self._to_warm()
+        if commit is None:
+            return
+        made = self._create(commit, {})
         with self._lock:
             self._made.append(made)
 
@@ -161,14 +162,21 @@ class LocalPool:
         larger pool makes its worktrees ahead; the first job waits for it, and
         closing the pool waits for it too (then removes it)."""
         with self._lock:
-            if (self._warm is None or self._made or self._worktrees or self._making
-                    or self._closing):
+            commit = self._to_warm()
+            if commit is None or self._closing:
                 return
             self._making = 1
-            thread = threading.Thread(target=self._make_ahead, args=(self._warm,),
+            thread = threading.Thread(target=self._make_ahead, args=(commit,),
                                       daemon=True, name="wynot-worktrees")
             self._threads.append(thread)
         thread.start()
+
+    def _to_warm(self) -> str | None:
+        """The commit a warm-up makes a worktree of; None when there is none, or a
+        worktree is made, being made or in use already. Under ``_lock``."""
+        if self._made or self._worktrees or self._making:
+            return None
+        return self._warm
 
     def submit(self, job: Job, priority: int = 0) -> LocalHandle:
         handle = LocalHandle(job)
