@@ -448,3 +448,17 @@ def test_word_counts_are_those_of_the_identifier_regex(texts: list[bytes]) -> No
     assert word_counts(texts) == expected
     assert word_counts([b"9ab 12 _1 a9b 3x3 x\xff1y"]) == Counter(
         {b"ab": 1, b"_1": 1, b"a9b": 1, b"x3": 1, b"x": 1, b"y": 1})
+
+
+def _earlier_split(patch: bytes) -> list[bytes]:
+    starts = [m.start() for m in re.finditer(rb"^diff --git ", patch, re.MULTILINE)]
+    ends = [*starts[1:], len(patch)] if starts else []
+    return [patch[a:b] for a, b in zip(starts, ends, strict=True)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"diff --git ", b"\n", b"x", b"diff --gi", b"@@ -1 +1 @@",
+                                 b" diff --git ", b"\ndiff --git a/x b/x\n"]), max_size=12)
+       .map(b"".join))
+def test_patches_split_where_the_line_regex_split_them(patch: bytes) -> None:
+    assert _split_patch(patch) == _earlier_split(patch)
