@@ -2,7 +2,8 @@
 
 A failed build or import says more than a name: gcc and clang give
 ``file.c:12:5: error: 'x' undeclared`` and ``note:`` lines that point at a
-declaration; the linker names the object or source line of an ``undefined
+declaration, and in C++ quote the name qualified and typed (``'const char*
+ns::Widget::title' is not a static data member of 'class ns::Widget'``); the linker names the object or source line of an ``undefined
 reference``; Python's traceback gives ``File "...", line N`` frames and the
 module an attribute was looked up in; javac adds ``symbol:`` and
 ``location:`` lines; Node prints ``at f (file:line:col)`` frames; rustc
@@ -122,7 +123,8 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
 # ns::Widget::title'``, ``'void ns::Widget::resize(int)'``, ``'const class
 # ns::Widget'``): (word, pattern, kind, group of the named text, group of the
 # scope's text or 0), read by :func:`_cxx_name` and :func:`_cxx_scope`. Tried
-# after the table above, which reads C's plainer forms.
+# after the table above, which reads C's plainer forms, on lines that start
+# with the compiler's ``file:line:`` only.
 _TEXT = r"([^'‘’`\"]+)"
 _CXX_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
     (word, re.compile(p), kind, name, scope) for word, p, kind, name, scope in (
@@ -318,7 +320,7 @@ def _diagnostic(line: str, located: Location | None,
             qualifier, name = name.rsplit(".", 1)
         return Diagnostic(name, kind, qualifier, where)
     for word, pattern, kind, name_group, scope_group in _CXX_MESSAGES:
-        match = pattern.search(line) if word in line else None
+        match = pattern.search(line) if located is not None and word in line else None
         named = _cxx_name(match.group(name_group)) if match is not None else None
         if named is not None:
             scope = match.group(scope_group) if scope_group else None  # type: ignore[union-attr]
