@@ -258,7 +258,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
         if broken is None or CONTEXT not in roles.values():
             break
         causes = frozenset(c for c, role in roles.items() if role == CAUSE)
-        smaller = _without_users(tester, stop, chosen, causes, broken, repair)
+        smaller = _without_users(tester, stop, chosen, causes, broken)
         if smaller == chosen:
             break
         chosen, roles, alone = smaller, {}, set()
@@ -340,8 +340,7 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
 
 
 def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
-                   causes: frozenset[int], broken: Blame,
-                   repair: Repair | None = None) -> frozenset[int]:
+                   causes: frozenset[int], broken: Blame) -> frozenset[int]:
     """``chosen`` (a labelled answer with context) less the first removal that still
     FAILS, or ``chosen`` when none does; no removal takes one of ``causes``
     (the changes whose removal made the test PASS).
@@ -355,28 +354,17 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     (:func:`~wynot.label_units.with_users`). A first error shows only the
     first users, so a removal that does not build grows by the changes its
     own errors are reported on (and theirs), up to :data:`MAX_GROWTH` times.
-    With ``repair``, runs that lacked several changes of the answer count too,
-    each error for the change its repair names: where earlier runs answered
-    the single removals (:class:`~wynot.removals.Evidence`), they are what
-    shows who needs whom. At most ⌈log2 n⌉ + 2 runs in all for an answer of
-    n changes: on an answer that is minimal, every one of them is a run for
-    nothing.
+    At most ⌈log2 n⌉ + 2 runs in all for an answer of n changes: on an
+    answer that is minimal, every one of them is a run for nothing.
     """
     users: dict[int, set[int]] = {}
     for record in tester.records:
-        if (record.outcome is not Outcome.UNRESOLVED or record.source not in (RAN, CACHED)
-                or record.commit or not record.output or not record.ids < chosen):
-            continue
-        missing = chosen - record.ids
-        if len(missing) == 1:
-            (removed,) = missing
+        if (record.outcome is Outcome.UNRESOLVED and record.source in (RAN, CACHED)
+                and not record.commit and record.output and len(record.ids) + 1 == len(
+                    chosen) and record.ids < chosen):
+            (removed,) = chosen - record.ids
             users.setdefault(removed, set()).update(
                 broken(record.output_text(), record.ids) & chosen)
-        elif repair is not None:
-            resolution = repair(record.output_text(), record.ids)
-            for user, needed in resolution.learned if resolution is not None else ():
-                if user in chosen and needed in missing:
-                    users.setdefault(needed, set()).add(user)
     removals = [r for r in with_users(chosen, users) if not r & causes]
     if removals:
         tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "

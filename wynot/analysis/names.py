@@ -3,7 +3,6 @@ failure resolution (:mod:`wynot.analysis.resolve` reads the diagnostics). Pure."
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from wynot.analysis.declarations import Declared
@@ -112,8 +111,9 @@ class NameIndex:
         # a C++ member function's name comes with its class (``Widget::area``,
         # ``ns.Widget::area`` from the analysis): a name undeclared there may be
         # one of the class's members
-        path = re.split(r"::|\.", where.removeprefix("function "))
-        for wanted in path[-1:-3:-1]:  # the function, then its class
+        owner, _, function = where.removeprefix("function ").rpartition("::")
+        owner = owner.rsplit(".", 1)[-1]
+        for wanted in (function, owner) if owner else (function,):
             scoped = {c for c, s in found if s and wanted in (s, s.rpartition(" ")[2])}
             if scoped:
                 return scoped if len(scoped) <= MAX_REPAIR else set()
