@@ -12,9 +12,9 @@ import pytest
 
 from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
+from wynot.analysis.model import enclosing_scope
 from wynot.analysis.places import place
 from wynot.analysis.resolve import Resolver, is_construction_failure
-from wynot.analysis.model import enclosing_scope
 from wynot.analysis.symbols import analyse_file, change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff

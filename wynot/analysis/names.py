@@ -74,8 +74,8 @@ class NameIndex:
         name = diagnostic.name
         unapplied = [c for c in self.mentioners.get(name, ()) if c not in applied]
         mentioning = {c for c in self.mentioners.get(name, ()) if c in applied}
-        where = diagnostic.qualifier or _scope_of(users, scopes)
-        fixes = self._declared(diagnostic.name, where, applied, files, file_of)
+        reported_in = diagnostic.qualifier or _scope_of(users, scopes)
+        fixes = self._declared(diagnostic.name, reported_in, applied, files, file_of)
         if fixes is None:
             definers = [c for c in self.definers.get(name, ()) if c not in applied]
             fixes = _narrowest(definers, (files, owners), file_of)
