@@ -12,9 +12,10 @@ import pytest
 
 from wynot.analysis.declarations import hunk_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
+from wynot.analysis.model import enclosing_scope
 from wynot.analysis.places import place
 from wynot.analysis.resolve import Resolver, is_construction_failure
-from wynot.analysis.symbols import change_symbols
+from wynot.analysis.symbols import analyse_file, change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.patch import split_lines, tree_states
@@ -44,6 +45,31 @@ EXPECTED = {
     "clang_too_few": [("", "signature", "", [("args.c", 2), ("lib.h", 1)])],
     "clang_conflicting": [("parse_value", "signature", "", [("types.c", 2), ("lib.h", 1)]),
                           ("ini_file", "type", "", [("types.c", 4)])],
+    # C++: names quoted qualified and typed, read as the name and its class
+    "gxx_members": [
+        ("title", "member", "class Widget", [("widget.cpp", 3)]),
+        ("colour", "member", "Widget", [("widget.cpp", 4)]),
+        ("resize", "signature", "Widget", [("widget.cpp", 5), ("widget.h", 2)]),
+        ("Gadget", "undefined", "function ns::area", [("widget.cpp", 7)]),
+        ("", "syntax", "", [("widget.cpp", 8), ("widget.h", 6)]),
+        ("width", "member", "class Widget", [("widget.cpp", 9)]),
+        ("helper", "member", "ns", [("widget.cpp", 9)]),
+        ("offset", "undefined", "function ns::area", [("widget.cpp", 9)])],
+    "gxx_calls": [("Thing", "type", "", [("use.cpp", 2)]),
+                  ("Sprocket", "undefined", "", [("use.cpp", 3)]),
+                  ("draw", "signature", "Widget", [("use.cpp", 5), ("widget.h", 6)])],
+    "clangxx_members": [
+        ("title", "member", "Widget", [("widget.cpp", 3)]),
+        ("colour", "member", "", [("widget.cpp", 4)]),
+        ("resize", "signature", "Widget", [("widget.cpp", 5)]),
+        ("Gadget", "type", "", [("widget.cpp", 7), ("widget.h", 2)]),
+        ("", "syntax", "", [("widget.cpp", 8), ("widget.h", 6)]),
+        ("width", "member", "Widget", [("widget.cpp", 9)]),
+        ("helper", "member", "ns", [("widget.cpp", 9)]),
+        ("offset", "undefined", "", [("widget.cpp", 9)])],
+    "clangxx_calls": [("Thing", "type", "", [("use.cpp", 2)]),
+                      ("Sprocket", "undefined", "", [("use.cpp", 3)]),
+                      ("", "signature", "", [("use.cpp", 5), ("widget.h", 6)])],
     "ld_undefined": [("parse_value", "undefined", "", [("use.c", 2)])],
     "ld_undefined_nodebug": [("parse_value", "undefined", "", [("use.c", 0)])],
     "py_attribute": [("helper_v2", "member", "pkg.m02", [("pkg/m01.py", 4), ("<string>", 1)])],
@@ -211,7 +237,10 @@ def compile_config(diff: Diff, applied: frozenset[int], where: Path,
 def resolver_for(diff: Diff) -> Resolver:
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     declared = {c.id: hunk_declarations(c, diff.files[c.file]) for c in diff.changes}
-    return Resolver(symbols, diff=diff, declared=declared)
+    readings = {fd.index: analyse_file(fd) for fd in diff.files}
+    scopes = {c.id: f"{c.file}:{name}" for c in diff.changes  # as the analysis gives them
+              if (name := enclosing_scope(c, readings[c.file]))}
+    return Resolver(symbols, scopes=scopes, diff=diff, declared=declared)
 
 
 def test_undeclared_local_is_repaired_by_its_declaration_only(make_repo, tmp_path) -> None:
@@ -252,6 +281,65 @@ def test_a_warning_is_read_as_a_warning(make_repo, tmp_path) -> None:
     found = parse_diagnostics(output)
     assert [(d.name, d.severity) for d in found] == [("offset", "error"), ("count", "warning")]
     assert resolver_for(diff).resolve(output, {call, use}).add == {declare, prototype}
+
+
+def cxx_project(make_repo):
+    """widget.h's class Widget gains a member `depth` and a method `resize`;
+    widget.cpp's measure() starts reading the member and defines the method, in
+    hunks of their own; two other functions of widget.cpp declare and change
+    locals named `depth` (the name is in four hunks)."""
+    def locals_(bad: bool) -> bytes:
+        return b"".join(b"int other%d(int n) {\n    int depth = n%s;\n" % (i, b" + 1" if bad
+                                                                          else b"")
+                        + PAD + b"    return depth;\n}\n" for i in range(2))
+    head = b"namespace ns {\nclass Widget {\npublic:\n    int size;\n" + PAD
+    good = {"widget.h": head + b"    int measure() const;\n};\n}\n",
+            "widget.cpp": b"#include \"widget.h\"\nnamespace ns {\n"
+            b"int Widget::measure() const {\n    return size;\n}\n" + PAD + locals_(False)
+            + b"}\n"}
+    bad = {"widget.h": head + b"    int depth;\n    int measure() const;\n" + PAD
+           + b"    void resize(int n);\n};\n}\n",
+           "widget.cpp": b"#include \"widget.h\"\nnamespace ns {\n"
+           b"int Widget::measure() const {\n    return size + depth;\n}\n" + PAD
+           + b"void Widget::resize(int n) { size = n; }\n" + locals_(True) + b"}\n"}
+    repo = make_repo("cxxproject")
+    return read_diff(repo.path, repo.commit(good), repo.commit(bad), context=0)
+
+
+def compile_cxx(diff: Diff, applied: frozenset[int], where: Path, compiler: str) -> str:
+    """The configuration's widget.cpp compiled by ``compiler``: its real errors."""
+    for path, state in tree_states(diff, applied).items():
+        if state is not None:
+            (where / path).write_bytes(state.data)
+    proc = subprocess.run([compiler, "-fsyntax-only", "widget.cpp"], cwd=where,
+                          capture_output=True, text=True, check=False,
+                          env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    assert proc.returncode != 0
+    return proc.stderr
+
+
+@pytest.mark.parametrize("compiler", ["g++", "clang++"])
+def test_a_cxx_member_is_repaired_by_its_declaration_in_the_class(
+        make_repo, tmp_path, compiler: str) -> None:
+    """A member read in a member function, and a method defined outside its class,
+    before the header declares them: g++'s `'depth' was not declared in this
+    scope` (in `int ns::Widget::measure() const`) and `no declaration matches`,
+    clang++'s `use of undeclared identifier` and `out-of-line definition`, add
+    the header's hunks that declare them in class Widget, and none of the hunks
+    of other functions whose locals are named `depth`."""
+    if shutil.which(compiler) is None:
+        pytest.skip(f"{compiler} is not installed")
+    diff = cxx_project(make_repo)
+    member = hunk_of(diff, "widget.h", "+    int depth;")
+    method = hunk_of(diff, "widget.h", "+    void resize")
+    read = hunk_of(diff, "widget.cpp", "+    return size + depth;")
+    defined = hunk_of(diff, "widget.cpp", "+void Widget::resize")
+    assert sum(1 for c in diff.changes if c.hunk and b"depth" in c.hunk.text.encode()) == 4
+    resolver = resolver_for(diff)
+    output = compile_cxx(diff, frozenset({read}), tmp_path, compiler)
+    assert resolver.resolve(output, {read}).add == {member}
+    output = compile_cxx(diff, frozenset({defined}), tmp_path, compiler)
+    assert resolver.resolve(output, {defined}).add == {method}
 
 
 def python_package(make_repo):

@@ -3,7 +3,7 @@
 
     python benchmarks/scale/bench_scale.py [--sizes 1000,5000,20000,100000]
         [--workdir /tmp/wynot-scale] [--mode default|flat] [--rerun] [--timeout 1800]
-        [--repeat 1] [--json FILE] [--keep-analysis]
+        [--repeat 1] [--json FILE] [--keep-analysis] [--keep-worktrees]
 
 For each size it generates (or reuses, in ``--workdir``) a repository with
 ``benchmarks/synthetic/generate.py --hunks N --dirs N/50 --seed 1 --no-verify``
@@ -211,13 +211,15 @@ class Marks:
     run_end: list[int]  # ... and when it ended (/proc/PID/schedstat)
 
 
-def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float
+def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float, keep_worktrees: bool = False
               ) -> tuple[float, int, float, float, Marks]:
-    """Run wynot once. Returns (start, exit code, peak RSS in MiB, CPU seconds, marks)."""
+    """Run wynot once (with ``--keep-worktrees`` if asked). Returns (start, exit code,
+    peak RSS in MiB, CPU seconds, marks)."""
     marks = workdir / "marks"
     marks.unlink(missing_ok=True)
     (workdir / "stamp").touch()
-    argv = [sys.executable, "-m", "wynot", "--json", "-q", *MODES[mode], "good", "bad", "--",
+    kept = ["--keep-worktrees"] if keep_worktrees else []
+    argv = [sys.executable, "-m", "wynot", "--json", "-q", *MODES[mode], *kept, "good", "bad", "--",
             "bash", str(workdir / "probe.sh")]
     with (workdir / "report.json").open("wb") as out, \
             (workdir / "stderr.txt").open("wb") as err:
@@ -265,7 +267,8 @@ def autocrlf_clone(repo: Path) -> Path:
 
 
 def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
-            copies: int, autocrlf: bool = False, keep_analysis: bool = False) -> Row:
+            copies: int, autocrlf: bool = False, keep_analysis: bool = False,
+            keep_worktrees: bool = False) -> Row:
     repo = ensure_repo(workdir, hunks, timeout, copies)
     case = json.loads(repo.with_suffix(".json").read_text())
     if autocrlf:
@@ -276,7 +279,8 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
     write_probe(here, path, line)
     clear_state(repo / ".git" / "wynot", keep_analysis)
     git_diff, git_cpu = time_git_diff(repo)
-    start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout)
+    subprocess.run(["git", "-C", str(repo), "worktree", "prune"], check=True)  # kept ones gone
+    start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout, keep_worktrees)
     starts, ends = seen.starts, seen.ends
     total = (ends[-1] if ends else time.time()) - start
     gaps = [b - a for a, b in zip(ends, starts[1:], strict=False)]
@@ -295,7 +299,7 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
     if row.first_search_cpu and row.git_diff_cpu:
         row.cpu_ratio = row.first_search_cpu / row.git_diff_cpu
     if rerun:
-        again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout)
+        again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout, keep_worktrees)
         row.rerun_first_test = seen.starts[0] - again if seen.starts else None
         row.rerun_first_test_cpu = seen.cpu[0] if seen.cpu else None
         row.rerun_total = (seen.ends[-1] if seen.ends else time.time()) - again
@@ -364,6 +368,9 @@ def main() -> None:
     parser.add_argument("--keep-analysis", action="store_true",
                         help="keep the analysis stored by an earlier run (first test figures"
                              " are then those of a rerun; the gaps are the search's)")
+    parser.add_argument("--keep-worktrees", action="store_true",
+                        help="run wynot with --keep-worktrees (the rerun reuses the first"
+                             " run's worktree)")
     parser.add_argument("--autocrlf", action="store_true",
                         help="run in a clone configured with core.autocrlf=true")
     args = parser.parse_args()
@@ -374,7 +381,7 @@ def main() -> None:
         runs = []
         for _ in range(args.repeat):
             runs.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies,
-                                args.autocrlf, args.keep_analysis))
+                                args.autocrlf, args.keep_analysis, args.keep_worktrees))
             print(markdown(runs[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
         rows.append(median_row(runs))
     print(markdown(rows))

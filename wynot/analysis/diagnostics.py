@@ -2,17 +2,20 @@
 
 A failed build or import says more than a name: gcc and clang give
 ``file.c:12:5: error: 'x' undeclared`` and ``note:`` lines that point at a
-declaration; the linker names the object or source line of an ``undefined
-reference``; Python's traceback gives ``File "...", line N`` frames and the
-module an attribute was looked up in; javac adds ``symbol:`` and
+declaration, and in C++ quote the name qualified and typed (``'const char*
+ns::Widget::title' is not a static data member of 'class ns::Widget'``); the
+linker names the object or source line of an ``undefined reference``;
+Python's traceback gives ``File "...", line N`` frames and the module an
+attribute was looked up in; javac adds ``symbol:`` and
 ``location:`` lines; Node prints ``at f (file:line:col)`` frames; rustc
 puts its places on ``-->`` lines of their own (:mod:`wynot.analysis.rustc`).
 :func:`parse_diagnostics` turns all of that into :class:`Diagnostic` values.
 
 Every reader here runs in time linear in the size of the output: lines are
 read one at a time, a line is cut to :data:`MAX_LINE` characters before any
-pattern sees it, and every pattern is anchored or starts with a literal.
-Pure: no I/O.
+pattern sees it, and every pattern is anchored or starts with a literal (or a
+quote, after which a run of anything but quotes: each character is scanned
+once). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -118,6 +121,45 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
         ("TypeError", r"TypeError: Cannot read propert(?:y|ies) of (?:undefined|null)()",
          "undefined", 1, 0),
     ))
+# C++ compilers name what they blame qualified and typed (``'const char*
+# ns::Widget::title'``, ``'void ns::Widget::resize(int)'``, ``'const class
+# ns::Widget'``): (word, pattern, kind, group of the named text, group of the
+# scope's text or 0), read by :func:`_cxx_name` and :func:`_cxx_scope`. Tried
+# after the table above, which reads C's plainer forms, on lines that start
+# with the compiler's ``file:line:`` only.
+_TEXT = r"([^'‘’`\"]+)"
+_CXX_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
+    (word, re.compile(p), kind, name, scope) for word, p, kind, name, scope in (
+        # g++
+        ("not declared", rf"{_Q}{_TEXT}{_Q} was not declared in this scope", "undefined", 1, 0),
+        ("has not been declared", rf"{_Q}{_TEXT}{_Q} has not been declared", "undefined", 1, 0),
+        ("does not name a", rf"{_Q}{_TEXT}{_Q} (?:in (?:namespace |class |struct )?{_Q}{_TEXT}"
+         rf"{_Q} )?does not name a (?:template )?type", "type", 1, 2),
+        ("static data member", rf"{_Q}{_TEXT}{_Q} is not a static data member of {_Q}{_TEXT}{_Q}",
+         "member", 1, 2),
+        ("does not have any field", rf"class {_Q}{_TEXT}{_Q} does not have any field named "
+         rf"{_Q}(\w+){_Q}", "member", 2, 1),
+        ("has no member named", rf"{_Q}{_TEXT}{_Q}(?: {{aka {_Q}{_TEXT}{_Q}}})? has no member "
+         rf"named {_Q}(\w+){_Q}", "member", 3, 1),
+        ("is not a member of", rf"{_Q}{_TEXT}{_Q} is not a member of {_Q}{_TEXT}{_Q}", "member",
+         1, 2),
+        # a definition or a call that fits no declaration: the notes name the candidates
+        ("no declaration matches", rf"no declaration matches {_Q}{_TEXT}{_Q}", "signature", 1, 0),
+        ("no matching", rf"no matching (?:member )?function for call to {_Q}{_TEXT}{_Q}",
+         "signature", 1, 0),
+        ("call of overloaded", rf"call of overloaded {_Q}{_TEXT}{_Q} is ambiguous", "signature",
+         1, 0),
+        # clang++
+        ("no member named", rf"no member named {_Q}(\w+){_Q} in (?:namespace )?{_Q}{_TEXT}{_Q}",
+         "member", 1, 2),
+        ("out-of-line definition", rf"out-of-line definition of {_Q}(\w+){_Q} does not match "
+         rf"any declaration in {_Q}{_TEXT}{_Q}", "signature", 1, 2),
+        ("member initializer", rf"member initializer {_Q}(\w+){_Q} does not name a non-static "
+         "data member", "member", 1, 0),
+        ("no type named", rf"no type named {_Q}(\w+){_Q} in {_Q}{_TEXT}{_Q}", "type", 1, 2),
+    ))
+_AGGREGATE_WORDS = ("class", "struct", "union", "enum")
+
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
 _WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
           "location:", "function", "At top level")
@@ -133,7 +175,8 @@ _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
 _JAVA_LOCATION = re.compile(r"\s+location:\s+(?:variable \w+ of type |class |interface )"
                             r"([\w.]+)")
 _TRACEBACK = "Traceback (most recent call last):"
-_IN_FUNCTION = re.compile(rf"[^:]+: In (?:member )?function {_Q}(?:[^'‘’`\"(]*[\s*&:])?(\w+)")
+_IN_FUNCTION = re.compile(rf"[^:]+: In (?:(?:static )?member function|function|constructor|"
+                          rf"destructor) {_Q}{_TEXT}{_Q}")
 
 
 def parse_diagnostics(output: str) -> list[Diagnostic]:
@@ -153,8 +196,8 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         if not any(word in line for word in _WORDS):
             continue
         inside = _IN_FUNCTION.match(line)
-        if inside is not None or line.endswith(": At top level:"):
-            function = inside.group(1) if inside is not None else ""
+        if inside is not None or line.endswith((": At top level:", ": At global scope:")):
+            function = _function(inside.group(1)) if inside is not None else ""
             continue
         located = _location(line)
         if located is not None and _is_note(line) and last is not None:
@@ -278,6 +321,12 @@ def _diagnostic(line: str, located: Location | None,
         if kind in ("import", "member") and "." in name and not qualifier:  # dotted
             qualifier, name = name.rsplit(".", 1)
         return Diagnostic(name, kind, qualifier, where)
+    for word, pattern, kind, name_group, scope_group in _CXX_MESSAGES:
+        match = pattern.search(line) if located is not None and word in line else None
+        named = _cxx_name(match.group(name_group)) if match is not None else None
+        if named is not None:
+            scope = match.group(scope_group) if scope_group else None  # type: ignore[union-attr]
+            return Diagnostic(named[0], kind, _cxx_scope(scope) if scope else named[1], where)
     if "arguments to function call" in line and located is not None:  # clang: the notes
         return Diagnostic("", "signature", "", where)  # name the declaration
     if "cannot find symbol" in line and located is not None:
@@ -285,6 +334,55 @@ def _diagnostic(line: str, located: Location | None,
     if where and (_SYNTAX.search(line) or (located is not None and " error:" in line)):
         return Diagnostic("", "syntax", "", where)
     return None
+
+
+def _cxx_name(text: str) -> tuple[str, str] | None:
+    """(name, the scope it is qualified by or '') of what a C++ message quotes:
+    ``const char* ns::Widget::title`` -> (title, Widget), ``void
+    ns::Widget::resize(int)`` -> (resize, Widget), ``offset`` -> (offset, '');
+    None when it names no identifier (an operator, a type expression)."""
+    text = _without_templates(text.split("(", 1)[0]).strip()
+    words = text.replace("*", " ").replace("&", " ").split()
+    if not words:
+        return None
+    parts = words[-1].split("::")
+    if not parts[-1].isidentifier():
+        return None
+    return parts[-1], parts[-2] if len(parts) > 1 else ""
+
+
+def _cxx_scope(text: str) -> str:
+    """The scope a C++ message names, without namespaces or ``const``: ``const
+    class ns::Widget`` -> ``class Widget``, ``ns::Widget`` -> ``Widget``."""
+    words = _without_templates(text).split()
+    keyword = next((w for w in words if w in _AGGREGATE_WORDS), "")
+    name = words[-1].rsplit("::", 1)[-1] if words else ""
+    return f"{keyword} {name}" if keyword and name != keyword else name
+
+
+def _without_templates(text: str) -> str:
+    """``text`` without its template arguments (``std::vector<int>::size`` ->
+    ``std::vector::size``); linear."""
+    kept: list[str] = []
+    depth = 0
+    for char in text:
+        if char == "<":
+            depth += 1
+        elif char == ">" and depth:
+            depth -= 1
+        elif not depth:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _function(text: str) -> str:
+    """The function gcc names in its ``In function`` line, with its class if a
+    member (``int ns::Widget::area(int)`` -> ``Widget::area``; C's ``main``)."""
+    named = _cxx_name(text)
+    if named is None:
+        return ""
+    name, scope = named
+    return f"{scope}::{name}" if scope else name
 
 
 def _with_location(diagnostic: Diagnostic, where: Location, *, end: bool) -> Diagnostic:

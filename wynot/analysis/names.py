@@ -54,7 +54,9 @@ class NameIndex:
         """(fixes, users) for a named diagnostic, the first rule that names any:
 
         1. a C/C++ declaration of the name in the scope the message gives (the
-           function of an ``undeclared``, the struct of a member), else at file
+           function of an ``undeclared`` (where the message does not say, the
+           function of the applied change at its place), else the class of that
+           member function; the struct or class of a member), else at file
            level in the file of the error, else at file level anywhere if few;
         2. the changes that newly define or import the name: in the file of
            the error, else in the module or file the message names, else
@@ -72,7 +74,8 @@ class NameIndex:
         name = diagnostic.name
         unapplied = [c for c in self.mentioners.get(name, ()) if c not in applied]
         mentioning = {c for c in self.mentioners.get(name, ()) if c in applied}
-        fixes = self._declared(diagnostic, applied, files, file_of)
+        reported_in = diagnostic.qualifier or _scope_of(users, scopes)
+        fixes = self._declared(diagnostic.name, reported_in, applied, files, file_of)
         if fixes is None:
             definers = [c for c in self.definers.get(name, ()) if c not in applied]
             fixes = _narrowest(definers, (files, owners), file_of)
@@ -98,18 +101,31 @@ class NameIndex:
         """Whether any change defines, declares, imports or removes ``name``."""
         return name in self.definers or name in self.declarers or name in self.removers
 
-    def _declared(self, diagnostic: Diagnostic, applied: frozenset[int], files: set[int],
+    def _declared(self, name: str, where: str, applied: frozenset[int], files: set[int],
                   file_of: Mapping[int, int]) -> set[int] | None:
-        """Rule 1, or None when no C/C++ change declares the name."""
-        found = [(c, s) for c, s in self.declarers.get(diagnostic.name, ()) if c not in applied]
+        """Rule 1 for ``name`` reported in the scope ``where``, or None when no
+        C/C++ change declares the name."""
+        found = [(c, s) for c, s in self.declarers.get(name, ()) if c not in applied]
         if not found:
             return None
-        qualifier = diagnostic.qualifier.removeprefix("function ")
-        scoped = {c for c, s in found if s and qualifier in (s, s.rpartition(" ")[2])}
-        if scoped:
-            return scoped if len(scoped) <= MAX_REPAIR else set()
+        # a C++ member function's name comes with its class (``Widget::area``,
+        # ``ns.Widget::area`` from the analysis): a name undeclared there may be
+        # one of the class's members
+        owner, _, function = where.removeprefix("function ").rpartition("::")
+        owner = owner.rsplit(".", 1)[-1]
+        for wanted in (function, owner) if owner else (function,):
+            scoped = {c for c, s in found if s and wanted in (s, s.rpartition(" ")[2])}
+            if scoped:
+                return scoped if len(scoped) <= MAX_REPAIR else set()
         top = [c for c, s in found if not s]
         return _narrowest(top, (files,), file_of)
+
+
+def _scope_of(users: set[int], scopes: Mapping[int, str]) -> str:
+    """The one function the applied changes at an error's place are in, for a
+    message that does not say where it is (clang's): '' if none or several."""
+    found = {scopes[u].partition(":")[2] for u in users if u in scopes}  # "3:Widget::f"
+    return found.pop() if len(found) == 1 else ""
 
 
 def _narrowest(changes: list[int], places: tuple[set[int], ...],
