@@ -24,6 +24,7 @@ from unidiff.patch import PatchSet
 
 from conftest import GitRepo
 from wynot.analysis import lexical
+from wynot.analysis.clusters import word_counts
 from wynot.analysis.python import PythonSide, analyse_python, hunk_shapes
 from wynot.analysis.symbols import analyse_file
 from wynot.analysis.treesitter import language_for, tokens
@@ -431,3 +432,33 @@ def test_a_hunk_counts_its_lines_as_it_did_line_by_line(
     else:
         hunk = _hunk(lines, 0, len(lines), "m.py")
         assert (hunk.old_len, hunk.new_len, hunk.header) == (old_len, new_len, "f")
+
+
+_EARLIER_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=60) | st.text(alphabet="ab_09 9x\n.\xe9", max_size=40)
+                .map(str.encode), max_size=5))
+def test_word_counts_are_those_of_the_identifier_regex(texts: list[bytes]) -> None:
+    """Counted by translate and split, the words are the regex's, digits led or not."""
+    expected: Counter[bytes] = Counter()
+    for text in texts:
+        expected.update(_EARLIER_WORDS.findall(text))
+    assert word_counts(texts) == expected
+    assert word_counts([b"9ab 12 _1 a9b 3x3 x\xff1y"]) == Counter(
+        {b"ab": 1, b"_1": 1, b"a9b": 1, b"x3": 1, b"x": 1, b"y": 1})
+
+
+def _earlier_split(patch: bytes) -> list[bytes]:
+    starts = [m.start() for m in re.finditer(rb"^diff --git ", patch, re.MULTILINE)]
+    ends = [*starts[1:], len(patch)] if starts else []
+    return [patch[a:b] for a, b in zip(starts, ends, strict=True)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"diff --git ", b"\n", b"x", b"diff --gi", b"@@ -1 +1 @@",
+                                 b" diff --git ", b"\ndiff --git a/x b/x\n"]), max_size=12)
+       .map(b"".join))
+def test_patches_split_where_the_line_regex_split_them(patch: bytes) -> None:
+    assert _split_patch(patch) == _earlier_split(patch)

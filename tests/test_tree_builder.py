@@ -51,6 +51,24 @@ def test_builder_follows_tree_states_through_any_sequence(
         assert tree == want[1]
 
 
+def test_a_file_selected_whole_is_bads_entry_unspliced(diff_repo: DiffRepo) -> None:
+    """BAD (every change) and a file with all its changes: BAD's entries themselves,
+    equal to the spliced ones of tree_states."""
+    diff, _ = fixture_diff(diff_repo)
+    everything = frozenset(change.id for change in diff.changes)
+    bad = TreeBuilder(diff).states(everything)
+    assert bad == tree_states(diff, everything)
+    edited = [fd for fd in diff.files if fd.old is not None and fd.new is not None
+              and any(c.hunk is not None for c in fd.changes)]
+    assert edited
+    for fd in edited:
+        assert fd.new_path is not None and bad[fd.new_path] is fd.new
+        whole = frozenset(c.id for c in fd.changes)
+        builder = TreeBuilder(diff)
+        states = builder.states(whole)
+        assert states == tree_states(diff, whole) and states[fd.new_path] is fd.new
+
+
 def test_reset_makes_the_next_answer_complete(diff_repo: DiffRepo) -> None:
     diff, _ = fixture_diff(diff_repo)
     builder = TreeBuilder(diff)

@@ -124,6 +124,32 @@ def test_unsafe_parent_is_refused(make_repo, tmp_path: Path) -> None:
         assert isinstance(worktree, ScratchWorktree)
 
 
+def test_a_file_is_rewritten_in_place_only_when_it_is_the_files_one_link(
+        make_repo, tmp_path: Path) -> None:
+    """A regular file of one link is rewritten in place (same inode, the new mode);
+    a file with another link, a symlink put in its place, or a read-only file
+    leave what lies beyond them as it was."""
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"outside\n")
+    repo = make_repo("inplace")
+    good = repo.commit({"a.txt": b"a\n", "b.txt": b"b\n", "c.txt": b"c\n", "d.sh": b"d\n"})
+    with scratch_worktree(repo.path, good, {}) as worktree:
+        root = worktree.root
+        inode = (root / "a.txt").stat().st_ino
+        os.link(root / "b.txt", tmp_path / "b-link.txt")  # a build's hard link
+        (root / "c.txt").unlink()
+        (root / "c.txt").symlink_to(outside)
+        (root / "d.sh").chmod(0o444)
+        states = {"a.txt": FileState(0o100644, b"A\n"), "b.txt": FileState(0o100644, b"B\n"),
+                  "c.txt": FileState(0o100644, b"C\n"), "d.sh": FileState(EXECUTABLE, b"D\n")}
+        assert worktree.apply(states) == 4
+        assert_matches(root, states)
+        assert (root / "a.txt").stat().st_ino == inode
+        assert (tmp_path / "b-link.txt").read_bytes() == b"b\n"
+        assert outside.read_bytes() == b"outside\n"
+        assert stat.S_IMODE((root / "d.sh").stat().st_mode) == 0o755
+
+
 def test_every_file_kind_end_to_end(diff_repo: DiffRepo) -> None:
     """The CLI isolates one hunk among every kind of change, and prints
     non-UTF-8 names and content without crashing."""

@@ -115,13 +115,18 @@ def _parse_raw(output: bytes) -> tuple[list[_Entry], bytes]:
     return entries, output[pos:]
 
 
-_PATCH_START = re.compile(rb"^diff --git ", re.MULTILINE)
+_PATCH_HEADER = b"diff --git "
 _BINARY_PATCH = re.compile(rb"^(?:Binary files |GIT binary patch)", re.MULTILINE)
 
 
 def _split_patch(patch: bytes) -> list[bytes]:
-    """One chunk per ``diff --git`` header (body lines never start with "d")."""
-    starts = [m.start() for m in _PATCH_START.finditer(patch)]
+    """One chunk per ``diff --git`` header (body lines never start with "d"): each
+    starts at a line that begins with it (found by ``bytes.find``, not a regex)."""
+    starts = [0] if patch.startswith(_PATCH_HEADER) else []
+    at = patch.find(b"\n" + _PATCH_HEADER)
+    while at != -1:
+        starts.append(at + 1)
+        at = patch.find(b"\n" + _PATCH_HEADER, at + 1)
     ends = [*starts[1:], len(patch)] if starts else []
     return [patch[a:b] for a, b in zip(starts, ends, strict=True)]
 

@@ -178,7 +178,8 @@ class TreeBuilder:
     exactly when :func:`tree_states` would, and then keeps the previous
     configuration. Use one builder per worktree, and call :meth:`reset`
     whenever that worktree may no longer hold the last answer (a failed
-    write, a checkout).
+    write, a checkout). A file whose changes are all selected is BAD's entry,
+    not spliced (:func:`_states_of`): the diff must reproduce BAD.
     """
 
     def __init__(self, diff: Diff) -> None:
@@ -202,14 +203,14 @@ class TreeBuilder:
         """The paths whose state changes from the previous configuration to ``selected``."""
         chosen = frozenset(selected)
         if self._selected is None:
-            self._by_file = {fd.index: file_states(fd, chosen) for fd in self._diff.files}
+            self._by_file = {fd.index: _states_of(fd, chosen) for fd in self._diff.files}
             full = _merged(self._by_file.values())
             self._merged, self._present, self._dirs = dict(full), set(), {}
             self._track({p for p, s in full.items() if s is not None}, set())
             self._selected = chosen
             return full
         files = {self._diff.changes[c].file for c in flipped(self._selected, chosen)}
-        redone = {i: file_states(self._diff.files[i], chosen) for i in files}
+        redone = {i: _states_of(self._diff.files[i], chosen) for i in files}
         changed: dict[str, FileState | None] = {}
         for path in {p for i in files for p in redone[i]}:
             state = self._merge(path, redone)
@@ -261,6 +262,20 @@ class TreeBuilder:
         if not self._dirs.get(path):
             return None
         return min(p for p in self._present if p.startswith(path + "/"))
+
+
+def _states_of(fd: FileDiff, selected: AbstractSet[int]) -> dict[str, FileState | None]:
+    """:func:`file_states`, where a file whose every change is selected is BAD's entry
+    itself, unspliced: the same value for a diff that reproduces BAD, which the
+    analysis checks (:func:`check_reproduces`, by splicing) of every diff it
+    reads, ending the run when it does not. The premise's BAD, and each file
+    whose changes a configuration holds whole, then cost no splice."""
+    if (fd.old is None or fd.new is None or fd.old_path is None or fd.new_path is None
+            or not fd.changes or not all(c.id in selected for c in fd.changes)):
+        return file_states(fd, selected)
+    if fd.old_path == fd.new_path:
+        return {fd.new_path: fd.new}
+    return {fd.new_path: fd.new, fd.old_path: None}
 
 
 def _parents(path: str) -> list[str]:

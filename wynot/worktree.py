@@ -111,77 +111,106 @@ class ScratchWorktree:
         converter = Converter(self.root, scratch, objects, good, base)
         return ScratchWorktree(self.repo, good, self.root, base, converter)
 
-    # -- filesystem, relative to root -------------------------------------------------
+    # -- filesystem, relative to root (string paths: thousands are written at once) ------
 
-    def _full(self, path: str) -> Path:
-        relative = Path(path)
-        parts = relative.parts
-        if not parts or relative.is_absolute() or ".." in parts or ".git" in parts:
+    def _full(self, path: str) -> str:
+        parts = [part for part in path.split("/") if part and part != "."]
+        if not parts or path.startswith("/") or ".." in parts or ".git" in parts:
             raise UnsafePath(f"refusing to write {path!r}")
-        return self.root / relative
+        return os.path.join(self.root, *parts)
 
     def _remove(self, path: str) -> None:
         full = self._full(path)
         self._check_parents(full, create=False)
         try:
-            info = full.lstat()
+            info = os.lstat(full)
         except FileNotFoundError:
             return
         if stat.S_ISDIR(info.st_mode):
             shutil.rmtree(full)  # a gitlink's empty directory, or build output
         else:
-            full.unlink()
+            os.unlink(full)
 
     def _prune_empty_parents(self, path: str) -> None:
-        parent = self._full(path).parent
-        while parent != self.root:
+        root = os.fspath(self.root)
+        parent = os.path.dirname(self._full(path))
+        while parent != root:
             try:
-                parent.rmdir()
+                os.rmdir(parent)
             except OSError:
                 return
-            parent = parent.parent
+            parent = os.path.dirname(parent)
 
     def _write(self, path: str, state: FileState, checked: set[str]) -> None:
         """Write one file; ``checked``: the directories this pass found (or made)
-        real, whose parents need no check again (only this pass writes meanwhile)."""
+        real, whose parents need no check again (only this pass writes meanwhile).
+
+        A regular file over a regular file of one link is rewritten in place
+        (truncated): creating a file costs the kernel several times what
+        rewriting one does (0.4-0.6 ms against 0.05 ms here, docs/performance.md).
+        Anything else (a symlink, a directory, a file with other links, one that
+        cannot be opened for writing) is removed and the file made anew."""
         full = self._full(path)
         parent = os.path.dirname(full)
         if parent not in checked:
             self._check_parents(full, create=True)
             checked.add(parent)
-        with contextlib.suppress(FileNotFoundError):
-            if stat.S_ISDIR(full.lstat().st_mode):
-                shutil.rmtree(full)  # build output where a file now goes
-                checked.clear()  # it may have held directories found before
-            else:
-                full.unlink()
+        perm = 0o755 if state.mode == EXECUTABLE_MODE else 0o644
+        try:
+            info: os.stat_result | None = os.lstat(full)
+        except FileNotFoundError:
+            info = None
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            shutil.rmtree(full)  # build output where a file now goes
+            checked.clear()  # it may have held directories found before
+        elif info is not None:
+            if (stat.S_ISREG(info.st_mode) and info.st_nlink == 1
+                    and state.mode not in (SYMLINK_MODE, GITLINK_MODE)
+                    and _rewrite(full, state.data, perm)):
+                return
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(full)
         if state.mode == SYMLINK_MODE:
             os.symlink(os.fsdecode(state.data), full)
         elif state.mode == GITLINK_MODE:
-            full.mkdir()
+            os.mkdir(full)
         else:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-            perm = 0o755 if state.mode == EXECUTABLE_MODE else 0o644
             fd = os.open(full, flags, perm)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(state.data)
-            os.chmod(full, perm)  # the umask may have dropped bits
+                os.fchmod(fd, perm)  # the umask may have dropped bits
 
-    def _check_parents(self, full: Path, *, create: bool) -> None:
+    def _check_parents(self, full: str, *, create: bool) -> None:
         """Every directory between root and ``full`` must be a real directory."""
-        current = self.root
-        for part in full.relative_to(self.root).parts[:-1]:
-            current = current / part
+        current = os.fspath(self.root)
+        for part in full[len(current) + 1:].split("/")[:-1]:  # full: root, "/", parts
+            current = os.path.join(current, part)
             try:
-                info = current.lstat()
+                info = os.lstat(current)
             except FileNotFoundError:
                 if not create:
                     return
-                current.mkdir()
+                os.mkdir(current)
                 continue
             if not stat.S_ISDIR(info.st_mode):
                 kind = "symlink" if stat.S_ISLNK(info.st_mode) else "file"
-                raise UnsafePath(f"{current.relative_to(self.root)} is a {kind}, not a directory")
+                raise UnsafePath(f"{current[len(os.fspath(self.root)) + 1:]} is a {kind}, "
+                                 "not a directory")
+
+
+def _rewrite(full: str, data: bytes, perm: int) -> bool:
+    """Write ``data`` over the regular file ``full`` (truncated, never followed if it
+    became a symlink), with permissions ``perm``; False when it cannot be opened
+    for writing (read-only, a running program's file): nothing was written."""
+    try:
+        fd = os.open(full, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        os.fchmod(fd, perm)
+    return True
 
 
 _UNKNOWN = object()  # the state of a path not written yet, or lost after an error

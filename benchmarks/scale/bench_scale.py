@@ -22,7 +22,8 @@ blobs would flatter any reuse of a file's reading) and measures, in the same run
                  /proc/$PPID/stat), and their ratio; and the median time wynot's
                  main thread was on a CPU during the one-file gaps
                  (/proc/$PPID/schedstat, in ns): what the gap would be on an idle
-                 machine
+                 machine; and the time that thread was on a CPU until the first
+                 search test (without the forked readers and git)
     gap          median wall time between one test's end and the next one's start,
                  over the tests before which wynot wrote exactly one file ("gap 1
                  file"; the probe counts the files newer than the previous test's
@@ -95,6 +96,9 @@ class Row:
     rerun_exit: int | None = None
     ratio: float | None = None  # first search / git diff, wall times of the same run
     cpu_ratio: float | None = None  # the same in CPU time
+    # wynot's main thread on a CPU (/proc/PID/schedstat) until its first search test:
+    # without the forked readers and git, what work beside them costs the interpreter
+    first_search_main_cpu: float | None = None
 
 
 def ensure_repo(workdir: Path, hunks: int, timeout: float, copies: int = 1) -> Path:
@@ -298,6 +302,8 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
         row.ratio = row.first_search / row.git_diff
     if row.first_search_cpu and row.git_diff_cpu:
         row.cpu_ratio = row.first_search_cpu / row.git_diff_cpu
+    if len(seen.run_start) > 2:
+        row.first_search_main_cpu = seen.run_start[2] / 1e9
     if rerun:
         again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout, keep_worktrees)
         row.rerun_first_test = seen.starts[0] - again if seen.starts else None
@@ -328,7 +334,7 @@ def markdown(rows: list[Row]) -> str:
     head = ("| hunks | files | git diff | first test | first search test | x git diff | "
             "peak RSS | CPU | gap, 1 file (n) | gap, all | tests | total | exit | "
             "rerun: first test | CPU: git diff | CPU: to first search test | CPU: x git diff | "
-            "CPU: gap, 1 file | CPU: rerun, first test |")
+            "CPU: gap, 1 file | CPU: rerun, first test | CPU: main thread to first search |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         ratio = f"{r.ratio:.0f}" if r.ratio else "-"
@@ -339,7 +345,8 @@ def markdown(rows: list[Row]) -> str:
             f"{_v(r.gap_one_file_ms)} ms ({r.gap_one_file_count}) | {_v(r.gap_all_ms)} ms | "
             f"{r.tests_run} | {r.total:.1f} s | {r.exit} | {_s(r.rerun_first_test)} | "
             f"{r.git_diff_cpu:.2f} s | {_s(r.first_search_cpu)} | {cpu_ratio} | "
-            f"{_v(r.gap_one_file_cpu_ms)} ms | {_s(r.rerun_first_test_cpu)} |")
+            f"{_v(r.gap_one_file_cpu_ms)} ms | {_s(r.rerun_first_test_cpu)} | "
+            f"{_s(r.first_search_main_cpu)} |")
     return "\n".join(lines)
 
 

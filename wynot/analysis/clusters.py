@@ -37,7 +37,6 @@ precisely; only respellings (names in strings) come from here.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
@@ -230,13 +229,23 @@ def _components(links: list[Link]) -> list[Cluster]:
     return [Cluster(frozenset(groups[root]), tuple(reasons[root])) for root in sorted(groups)]
 
 
-_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+# Identifier bytes kept, every other byte a space: a text's maximal runs of them
+# are then its ``split()``, each one word once its leading digits are dropped
+# (what ``[A-Za-z_][A-Za-z0-9_]*`` finds in the run), in C rather than a regex.
+_IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_TO_SPACES = bytes(c if c in _IDENTIFIER_BYTES else 0x20 for c in range(256))
+_DIGITS = b"0123456789"
 
 
 def word_counts(texts: Iterable[bytes]) -> Counter[bytes]:
-    """How often each identifier-like word occurs in ``texts`` (a rough count for
-    rarity: comments and strings included)."""
+    """How often each identifier-like word (``[A-Za-z_][A-Za-z0-9_]*``) occurs in
+    ``texts`` (a rough count for rarity: comments and strings included)."""
     counter: Counter[bytes] = Counter()
     for text in texts:
-        counter.update(_WORDS.findall(text))
+        counter.update(text.translate(_TO_SPACES).split())
+    for run in [w for w in counter if w[0] <= 0x39]:  # starts with a digit (0x30-0x39)
+        count = counter.pop(run)
+        word = run.lstrip(_DIGITS)
+        if word:
+            counter[word] += count
     return counter

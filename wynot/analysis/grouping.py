@@ -137,7 +137,9 @@ def make_plan(
             for member in component[1:]:
                 units.join(component[0], member)
     unit_of = {c.id: units.find(c.id) for c in changes}
-    order, unit_of = _order(changes, unit_of, deps)
+    # With dependencies, the units are their strongly connected components: no
+    # two units need each other, and _order has no cycle to look for.
+    order, unit_of = _order(changes, unit_of, deps, acyclic=deps is not None)
     groups = ({c.id: lexical.find(c.id) for c in changes}
               if deps is not None and "lexical" in criteria else None)
     return Plan(order=order, keys=keys, units=unit_of,
@@ -185,11 +187,13 @@ def _join_lexical(changes: Sequence[Change], symbols: Mapping[int, Symbols],
 
 
 def _order(changes: Sequence[Change], unit_of: Mapping[int, int],
-           deps: Dependencies | None) -> tuple[tuple[int, ...], dict[int, int]]:
+           deps: Dependencies | None, *, acyclic: bool = False
+           ) -> tuple[tuple[int, ...], dict[int, int]]:
     """Units in dependency order (needed first), ties broken by diff position.
 
     Returns the order and the final units: units that need each other (through
-    a lexical join closing a dependency cycle) are merged into one.
+    a lexical join closing a dependency cycle) are merged into one. ``acyclic``:
+    the caller knows that no units need each other (each block is one unit).
     """
     members: dict[int, list[int]] = {}
     for change in changes:
@@ -204,7 +208,7 @@ def _order(changes: Sequence[Change], unit_of: Mapping[int, int],
             if a in unit_of and b in unit_of and unit_of[a] != unit_of[b]:
                 needs[unit_of[a]].add(unit_of[b])
     # Units that need each other form one block; blocks form a DAG.
-    blocks = _tarjan(sorted(members), needs)
+    blocks = [[u] for u in sorted(members)] if acyclic else _tarjan(sorted(members), needs)
     block_of = {u: i for i, block in enumerate(blocks) for u in block}
     block_needs = {i: {block_of[v] for u in block for v in needs[u]} - {i}
                    for i, block in enumerate(blocks)}
