@@ -36,7 +36,7 @@ from wynot.lineage import joined
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
-from wynot.removals import Blame, Evidence, probe
+from wynot.removals import Blame, Evidence, probe, unbuilt
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
 from wynot.tester import Tester
 
@@ -359,9 +359,7 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     """
     users: dict[int, set[int]] = {}
     for record in tester.records:
-        if (record.outcome is Outcome.UNRESOLVED and record.source in (RAN, CACHED)
-                and not record.commit and record.output and len(record.ids) + 1 == len(
-                    chosen) and record.ids < chosen):
+        if unbuilt(record) and len(record.ids) + 1 == len(chosen) and record.ids < chosen:
             (removed,) = chosen - record.ids
             users.setdefault(removed, set()).update(
                 broken(record.output_text(), record.ids) & chosen)

@@ -88,6 +88,13 @@ class Prober:
         self.credit += saved - 1
 
 
+def unbuilt(record: TestRecord) -> bool:
+    """Whether ``record`` is a run of hunks (not a commit) that ran, or was answered
+    by the cache, and did not build, its output kept: errors to read."""
+    return (record.outcome is Outcome.UNRESOLVED and record.source in (RAN, CACHED)
+            and not record.commit and bool(record.output))
+
+
 @dataclass
 class Evidence:
     """The runs of this search that did not build, read for the changes they lacked."""
@@ -103,9 +110,7 @@ class Evidence:
         name one change of ``removed`` as their only repair: ``rest`` cannot build
         either. None when no run shows it."""
         for record in reversed(self.tester.records):
-            if (record.outcome is Outcome.UNRESOLVED and record.source in (RAN, CACHED)
-                    and not record.commit and record.output and record.ids <= rest
-                    and self.blamed(record) & removed):
+            if unbuilt(record) and record.ids <= rest and self.blamed(record) & removed:
                 return record
         return None
 

@@ -176,15 +176,12 @@ class ScratchWorktree:
             os.mkdir(full)
         else:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-            fd = os.open(full, flags, perm)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(state.data)
-                os.fchmod(fd, perm)  # the umask may have dropped bits
+            _fill(os.open(full, flags, perm), state.data, perm)
 
     def _check_parents(self, full: str, *, create: bool) -> None:
         """Every directory between root and ``full`` must be a real directory."""
-        current = os.fspath(self.root)
-        for part in full[len(current) + 1:].split("/")[:-1]:  # full: root, "/", parts
+        root = current = os.fspath(self.root)
+        for part in full[len(root) + 1:].split("/")[:-1]:  # full: root, "/", parts
             current = os.path.join(current, part)
             try:
                 info = os.lstat(current)
@@ -195,8 +192,7 @@ class ScratchWorktree:
                 continue
             if not stat.S_ISDIR(info.st_mode):
                 kind = "symlink" if stat.S_ISLNK(info.st_mode) else "file"
-                raise UnsafePath(f"{current[len(os.fspath(self.root)) + 1:]} is a {kind}, "
-                                 "not a directory")
+                raise UnsafePath(f"{current[len(root) + 1:]} is a {kind}, not a directory")
 
 
 def _rewrite(full: str, data: bytes, perm: int) -> bool:
@@ -207,10 +203,16 @@ def _rewrite(full: str, data: bytes, perm: int) -> bool:
         fd = os.open(full, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
     except OSError:
         return False
+    _fill(fd, data, perm)
+    return True
+
+
+def _fill(fd: int, data: bytes, perm: int) -> None:
+    """Write ``data`` to the open file ``fd``, set its permissions to ``perm`` (the
+    umask may have dropped bits, the file may have had others), and close it."""
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
         os.fchmod(fd, perm)
-    return True
 
 
 _UNKNOWN = object()  # the state of a path not written yet, or lost after an error

@@ -62,10 +62,17 @@ class Diagnostic:
 
 KINDS = ("undefined", "member", "import", "type", "signature", "syntax")
 
+_Message = tuple[str, re.Pattern[str], str, int, int]
+
+
+def _table(*entries: tuple[str, str, str, int, int]) -> tuple[_Message, ...]:
+    """Message entries with their patterns compiled."""
+    return tuple((word, re.compile(p), kind, a, b) for word, p, kind, a, b in entries)
+
+
 # (word, pattern, kind, group of the name, group of the qualifier or 0): the
 # pattern is searched in a line only when the line holds the word.
-_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
-    (word, re.compile(p), kind, name, qualifier) for word, p, kind, name, qualifier in (
+_MESSAGES = _table(
         # Python
         ("NameError", r"NameError: name '(\w+)' is not defined", "undefined", 1, 0),
         ("UnboundLocalError", r"UnboundLocalError: cannot access local variable '(\w+)'",
@@ -120,7 +127,7 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
         # only the frames of its stack
         ("TypeError", r"TypeError: Cannot read propert(?:y|ies) of (?:undefined|null)()",
          "undefined", 1, 0),
-    ))
+)
 # C++ compilers name what they blame qualified and typed (``'const char*
 # ns::Widget::title'``, ``'void ns::Widget::resize(int)'``, ``'const class
 # ns::Widget'``): (word, pattern, kind, group of the named text, group of the
@@ -128,8 +135,7 @@ _MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
 # after the table above, which reads C's plainer forms, on lines that start
 # with the compiler's ``file:line:`` only.
 _TEXT = r"([^'‘’`\"]+)"
-_CXX_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
-    (word, re.compile(p), kind, name, scope) for word, p, kind, name, scope in (
+_CXX_MESSAGES = _table(
         # g++
         ("not declared", rf"{_Q}{_TEXT}{_Q} was not declared in this scope", "undefined", 1, 0),
         ("has not been declared", rf"{_Q}{_TEXT}{_Q} has not been declared", "undefined", 1, 0),
@@ -157,7 +163,7 @@ _CXX_MESSAGES: tuple[tuple[str, re.Pattern[str], str, int, int], ...] = tuple(
         ("member initializer", rf"member initializer {_Q}(\w+){_Q} does not name a non-static "
          "data member", "member", 1, 0),
         ("no type named", rf"no type named {_Q}(\w+){_Q} in {_Q}{_TEXT}{_Q}", "type", 1, 2),
-    ))
+)
 _AGGREGATE_WORDS = ("class", "struct", "union", "enum")
 
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
@@ -324,8 +330,8 @@ def _diagnostic(line: str, located: Location | None,
     for word, pattern, kind, name_group, scope_group in _CXX_MESSAGES:
         match = pattern.search(line) if located is not None and word in line else None
         named = _cxx_name(match.group(name_group)) if match is not None else None
-        if named is not None:
-            scope = match.group(scope_group) if scope_group else None  # type: ignore[union-attr]
+        if match is not None and named is not None:
+            scope = match.group(scope_group) if scope_group else ""
             return Diagnostic(named[0], kind, _cxx_scope(scope) if scope else named[1], where)
     if "arguments to function call" in line and located is not None:  # clang: the notes
         return Diagnostic("", "signature", "", where)  # name the declaration
