@@ -15,8 +15,8 @@ from wynot.analysis.depends import Dependencies
 from wynot.cache import RunLog
 from wynot.changes import Diff
 from wynot.diffread import read_diff
-from wynot.label import Labelled, label
-from wynot.label_units import with_users
+from wynot.label import Labelled, Shown, label
+from wynot.label_units import needed_cores, tops, with_users
 from wynot.pool import LocalPool
 from wynot.removals import Blame
 from wynot.runner import Commands
@@ -72,10 +72,11 @@ def renamed_cause_and_helper(make_repo, renamed: bool = True):
     return repo, good, bad
 
 
-def label_all(repo, good: str, diff: Diff, runs: Path, broken: Blame | None
-              ) -> tuple[Labelled, list[result.TestRecord]]:
+def label_all(repo, good: str, diff: Diff, runs: Path, broken: Blame | None,
+              shown: Shown | None = None) -> tuple[Labelled, list[result.TestRecord]]:
     """Label the whole diff, as if dd+ had found it all, by real runs (with
-    ``broken``: the errors' places of failure resolution); the label and the runs."""
+    ``broken``: the errors' places of failure resolution; with ``shown``: the
+    needs its errors show); the label and the runs."""
     commands = Commands(test=("sh", "run_test.sh"))
     records: list[result.TestRecord] = []
     log = RunLog(runs)
@@ -85,7 +86,7 @@ def label_all(repo, good: str, diff: Diff, runs: Path, broken: Blame | None
                                 records)
         everything = frozenset(c.id for c in diff.changes)
         labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
-                         None, None, broken)
+                         None, None, broken, shown)
     log.close()
     return labelled, records
 
@@ -130,3 +131,46 @@ def test_a_cluster_beside_a_cause_goes_in_one_run(make_repo, tmp_path: Path) -> 
     # one removal each, the cluster at once (it FAILS), the cause's label again
     assert [r.outcome.name for r in ran if r.ids == {cause}] == ["FAIL"]
     assert len(ran) == len(everything) + 2
+
+
+def test_the_tops_are_the_cycles_nothing_else_needs() -> None:
+    chosen = frozenset(range(8))
+    # 1 needs 0, 2 needs 1; 3 and 4 need each other; 5 needs 6; 7 needs nothing
+    shown = {1: {0}, 2: {1}, 3: {4}, 4: {3}, 5: {6}, 9: {7}}
+    assert sorted(tops(chosen, shown), key=min) == [
+        frozenset({2}), frozenset({3, 4}), frozenset({5}), frozenset({7})]
+
+
+def test_each_top_is_tried_with_what_it_needs_smallest_first() -> None:
+    chosen = frozenset(range(8))
+    shown = {1: {0}, 2: {1}, 3: {4}, 4: {3}, 5: {6}}
+    derived = Dependencies({3: {7}, 6: {8}})  # 8 is not in the answer
+    assert needed_cores(chosen, frozenset(), shown, derived) == [
+        frozenset({7}), frozenset({5, 6}), frozenset({0, 1, 2}), frozenset({3, 4, 7})]
+    # with causes, only the causes with what they need
+    assert needed_cores(chosen, frozenset({5}), shown, derived) == [frozenset({5, 6})]
+    # the whole answer is no smaller answer
+    assert needed_cores(frozenset({0, 1}), frozenset(), {1: {0}}, Dependencies()) == []
+
+
+def test_the_needs_the_errors_show_find_the_core_of_an_inseparable_answer(
+        make_repo, tmp_path: Path) -> None:
+    """Every single removal of the whole diff is UNRESOLVED. The errors of those
+    runs show, each by its one repair, who needs whom: main.c needs lib.c, h.c
+    needs h.h, each caller h.h and h.c. Nothing needs main.c, nor the callers:
+    tried with what they need, main.c's core (the cause) FAILS at once, before
+    any cluster is removed, with no help from the errors' places."""
+    repo, good, bad = renamed_cause_and_helper(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    cause = frozenset({hunk_of(diff, "lib.c", "scaled"), hunk_of(diff, "main.c", "scaled")})
+    everything = frozenset(c.id for c in diff.changes)
+    labelled, records = label_all(repo, good, diff, tmp_path / "runs", None,
+                                  resolver_for(diff).needs_shown)
+    assert labelled.chosen == cause
+    assert set(labelled.roles.values()) == {result.INSEPARABLE}
+    ran = [r for r in records if r.ran]
+    # a removal of each change, then the core, then its own two removals
+    assert {everything - r.ids for r in ran[:len(everything)]} == {
+        frozenset({c}) for c in everything}
+    assert ran[len(everything)].ids == cause and ran[len(everything)].outcome.name == "FAIL"
+    assert len(ran) == len(everything) + 1 + len(cause)

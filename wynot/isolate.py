@@ -280,7 +280,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                 labelled = label(tester, chosen, stop, oracle.known(), found, plan.units,
                                  oracle.resolution if oracle.resolver else None,
                                  oracle.culprits if oracle.resolver else None,
-                                 oracle.broken if oracle.resolver else None)
+                                 oracle.broken if oracle.resolver else None,
+                                 oracle.needs_shown if oracle.resolver else None)
                 chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "

@@ -27,7 +27,9 @@ from wynot.label_units import (
     closed_part,
     cores,
     distances,
+    downward,
     in_units,
+    needed_cores,
     sweep_units,
     upward,
     with_users,
@@ -41,6 +43,9 @@ from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, p
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
+# ``shown(output, applied)``: (user, needed) pairs, an error on the applied change
+# ``user`` whose one repair is ``needed`` (:meth:`SearchOracle.needs_shown`).
+Shown = Callable[[str, frozenset[int]], frozenset[tuple[int, int]]]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
 MAX_GROWTH = 2  # times a removal of a cluster grows by what its own errors show
 LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
@@ -203,7 +208,7 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
           found: frozenset[int], units: Mapping[int, int],
           repair: Repair | None = None, blame: Blame | None = None,
-          broken: Blame | None = None) -> Labelled:
+          broken: Blame | None = None, shown: Shown | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
@@ -227,8 +232,12 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     without each context change and every change that broke without it
     (:func:`_without_users`): a cluster of changes that only hold each other
     up, beside the cause or around a small cause that no single removal
-    showed. Raises SearchStopped (with the answer so far, which fails) when
-    the budget runs out.
+    showed. Before that, with ``shown`` (the needs an error output shows), the
+    smaller answers those needs leave buildable are tried (:func:`_needed_core`):
+    an answer where every removal breaks the build, and so no change is
+    labelled a cause, may still hold a small failing core that the rest of
+    its context is not needed by. Raises SearchStopped (with the answer so
+    far, which fails) when the budget runs out.
     """
     needs = deps.needs_only()
     distance = distances(needs, found)
@@ -255,10 +264,15 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
             chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
                 chosen, roles.keys(), alone, deps, units, distance), roles, alone, batches,
                 evidence)
-        if broken is None or CONTEXT not in roles.values():
+        if (broken is None and shown is None) or CONTEXT not in roles.values():
             break
         causes = frozenset(c for c, role in roles.items() if role == CAUSE)
-        smaller = _without_users(tester, stop, chosen, causes, broken)
+        smaller = chosen
+        if shown is not None:
+            smaller = _needed_core(tester, stop, chosen, causes, needs, shown, broken,
+                                   repair, evidence)
+        if smaller == chosen and broken is not None:
+            smaller = _without_users(tester, stop, chosen, causes, broken)
         if smaller == chosen:
             break
         chosen, roles, alone = smaller, {}, set()
@@ -357,12 +371,7 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     At most ⌈log2 n⌉ + 2 runs in all for an answer of n changes: on an
     answer that is minimal, every one of them is a run for nothing.
     """
-    users: dict[int, set[int]] = {}
-    for record in tester.records:
-        if unbuilt(record) and len(record.ids) + 1 == len(chosen) and record.ids < chosen:
-            (removed,) = chosen - record.ids
-            users.setdefault(removed, set()).update(
-                broken(record.output_text(), record.ids) & chosen)
+    users = _broke_without(tester, chosen, broken)
     removals = [r for r in with_users(chosen, users) if not r & causes]
     if removals:
         tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "
@@ -387,6 +396,75 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
             removal = upward(removal | more, chosen, users)
             if removal >= chosen or removal & causes:
                 break
+    return chosen
+
+
+def _broke_without(tester: Tester, chosen: frozenset[int],
+                   broken: Blame) -> dict[int, set[int]]:
+    """Each change of ``chosen`` -> the changes of ``chosen`` that broke when it alone
+    was removed (the errors of the runs of ``chosen`` less one change)."""
+    users: dict[int, set[int]] = {}
+    for record in tester.records:
+        if unbuilt(record) and len(record.ids) + 1 == len(chosen) and record.ids < chosen:
+            (removed,) = chosen - record.ids
+            users.setdefault(removed, set()).update(
+                broken(record.output_text(), record.ids) & chosen)
+    return users
+
+
+def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: frozenset[int],
+                 derived: Dependencies, shown: Shown, broken: Blame | None,
+                 repair: Repair | None, evidence: Evidence | None) -> frozenset[int]:
+    """The first of :func:`~wynot.label_units.needed_cores` that FAILS (smallest
+    first), or ``chosen`` when none does: at most ⌈log2 n⌉ + 2 runs for an
+    answer of n changes.
+
+    The needs come from every run of this search that did not build: an error
+    on a change of ``chosen`` whose one repair is another change of ``chosen``
+    (``shown``), whatever else that run lacked, and the changes that broke
+    when one change alone was removed (``broken``). They are not all seen, so
+    a core that does not build grows by the changes of ``chosen`` its errors
+    name (``repair``), with what those need, up to :data:`MAX_GROWTH` times. A
+    core that an earlier run shows cannot build is not run: it grows by the
+    changes that run's errors blame (:class:`Evidence`).
+    """
+    needs: dict[int, set[int]] = {}
+    for record in tester.records:
+        if unbuilt(record):
+            for user, needed in shown(record.output_text(), record.ids):
+                if user in chosen and needed in chosen:
+                    needs.setdefault(user, set()).add(needed)
+    for needed, users in _broke_without(tester, chosen, broken).items() if broken else ():
+        for user in users:
+            needs.setdefault(user, set()).add(needed)
+    candidates = needed_cores(chosen, causes, needs, derived)
+    if candidates:
+        tester.progress(f"trying {plural(len(candidates), 'smaller answer')} that the "
+                        "needs the errors showed leave buildable")
+    runs = (len(chosen) - 1).bit_length() + 2  # ⌈log2 n⌉ + 2
+    tester.speculate(candidates[:runs])
+    tried: set[frozenset[int]] = set()
+    for core in candidates:
+        for _ in range(MAX_GROWTH + 1):
+            if core in tried or not core < chosen or runs == 0:
+                break
+            tried.add(core)
+            known = evidence.unbuildable(core, chosen - core) if evidence is not None else None
+            if known is not None and evidence is not None:
+                tester.predict(core, "label", f"predicted: test {known.number} did not build "
+                               "without the rest")
+                lacking = evidence.blamed(known) & chosen
+            else:
+                runs -= 1
+                record = _label_run(tester, core, stop, chosen)
+                if record.outcome is Outcome.FAIL:
+                    return core
+                resolution = (repair(record.output_text(), core) if repair is not None
+                              and record.outcome is Outcome.UNRESOLVED else None)
+                lacking = resolution.add & chosen if resolution is not None else frozenset()
+            if not lacking - core:
+                break
+            core = downward(core | lacking, chosen, needs, derived)
     return chosen
 
 

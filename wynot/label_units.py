@@ -107,6 +107,51 @@ def with_users(chosen: frozenset[int],
                   key=lambda r: (-len(r), sorted(r)))
 
 
+def needed_cores(chosen: frozenset[int], causes: frozenset[int],
+                 shown: Mapping[int, AbstractSet[int]],
+                 derived: Dependencies) -> list[frozenset[int]]:
+    """The smaller answers that the needs inside ``chosen`` leave buildable, smallest
+    first: the causes with every change of ``chosen`` they need, directly or
+    through others. Without causes, the same for each *top*: a cycle of
+    changes (or one change) that no other change of ``chosen`` was seen to
+    need (``shown``: change -> the changes of ``chosen`` its errors showed it
+    needs). A top is in the answer for the failure's sake, not to let another
+    change build, so the cause is among the tops, with what they need.
+    ``derived`` needs count in the closure (a core they say cannot build would
+    not be tried otherwise), not in finding the tops (a guess is no reason to
+    think a change is only context). Pure."""
+    seeds = [causes] if causes else tops(chosen, shown)
+    cores = {downward(seed, chosen, shown, derived) for seed in seeds}
+    return sorted((c for c in cores if c < chosen), key=lambda c: (len(c), sorted(c)))
+
+
+def tops(chosen: frozenset[int], shown: Mapping[int, AbstractSet[int]]) -> list[frozenset[int]]:
+    """The cycles of ``shown`` inside ``chosen`` (single changes included) that no
+    change of ``chosen`` outside them needs. Pure."""
+    graph = Dependencies({user: {n for n in needed if n in chosen}
+                          for user, needed in shown.items() if user in chosen})
+    parts = graph.components(chosen)
+    part_of = {c: i for i, part in enumerate(parts) for c in part}
+    needed = {part_of[n] for user, ns in graph.needs.items() for n in ns
+              if part_of[n] != part_of[user]}
+    return [frozenset(part) for i, part in enumerate(parts) if i not in needed]
+
+
+def downward(start: AbstractSet[int], chosen: frozenset[int],
+             shown: Mapping[int, AbstractSet[int]], derived: Dependencies) -> frozenset[int]:
+    """``start`` with every change of ``chosen`` it needs by ``shown`` or ``derived``,
+    directly or through others. Pure."""
+    reached = set(start)
+    frontier = sorted(reached)
+    while frontier:
+        change = frontier.pop()
+        for needed in sorted(set(shown.get(change, ())) | derived.needs.get(change, set())):
+            if needed in chosen and needed not in reached:
+                reached.add(needed)
+                frontier.append(needed)
+    return frozenset(reached)
+
+
 def upward(start: AbstractSet[int], chosen: frozenset[int],
            users: Mapping[int, AbstractSet[int]]) -> frozenset[int]:
     """``start`` (changes of ``chosen``) with every change of ``chosen`` that needs one

@@ -198,6 +198,13 @@ class SearchOracle:
             return frozenset()
         return self._resolver().broken(output, applied)
 
+    def needs_shown(self, output: str, applied: frozenset[int]) -> frozenset[tuple[int, int]]:
+        """The (user, needed) pairs the errors of ``output`` show
+        (:meth:`~wynot.analysis.resolve.Resolver.needs_shown`); none with the loop off."""
+        if self.resolver is None:
+            return frozenset()
+        return self._resolver().needs_shown(output, applied)
+
     def _replay(self, config: frozenset[int]) -> tuple[Repaired, frozenset[int]] | None:
         """The loop that built whose start is nearest ``config`` (the latest of
         those as near) among those whose start ``config`` agrees with on every

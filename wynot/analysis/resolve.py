@@ -172,13 +172,28 @@ class Resolver:
         to: a diagnostic whose repair (:meth:`_repair`) is exactly one change.
         The configuration failed to build for want of each of them, whatever
         else was missing; a diagnostic with several candidates blames none."""
+        return frozenset(needed for needed, _ in self._sole_repairs(output, applied))
+
+    def needs_shown(self, output: str, applied: Iterable[int]) -> frozenset[tuple[int, int]]:
+        """(user, needed) pairs: an error reported on the applied change ``user``
+        whose one repair is the change ``needed``, not applied. Where the
+        compiler shows them, the needs of a configuration's changes, whatever
+        else it lacked (a configuration that lacked several changes tells which
+        of its changes needed which of them)."""
+        return frozenset((user, needed) for needed, users in self._sole_repairs(output, applied)
+                         for user in users)
+
+    def _sole_repairs(self, output: str, applied: Iterable[int]
+                      ) -> list[tuple[int, frozenset[int]]]:
+        """For each error of ``output`` that exactly one change repairs: that
+        change and the applied changes the error came from."""
         applied = frozenset(applied)
-        blamed: set[int] = set()
+        found: list[tuple[int, frozenset[int]]] = []
         for diagnostic in self.diagnostics(output):
-            fixes, _ = self._repair(diagnostic, applied)
+            fixes, users = self._repair(diagnostic, applied)
             if len(fixes) == 1:
-                blamed.update(fixes)
-        return frozenset(blamed)
+                found.append((min(fixes), frozenset(users)))
+        return found
 
     def broken(self, output: str, applied: Iterable[int]) -> frozenset[int]:
         """The applied changes whose lines (context lines included) any location of
