@@ -48,6 +48,7 @@ Stop = Callable[[], bool]
 Shown = Callable[[str, frozenset[int]], frozenset[tuple[int, int]]]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
 MAX_GROWTH = 2  # times a removal of a cluster grows by what its own errors show
+MAX_DEAD_ENDS = 2  # cores run in vain (grown or not), after which no more are tried
 LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
 
 
@@ -416,8 +417,8 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
                  derived: Dependencies, shown: Shown, broken: Blame | None,
                  repair: Repair | None, evidence: Evidence | None) -> frozenset[int]:
     """The first of :func:`~wynot.label_units.needed_cores` that FAILS (smallest
-    first), or ``chosen`` when none does: at most ⌈log2 n⌉ + 2 runs for an
-    answer of n changes.
+    first), or ``chosen`` when none does: at most ⌈log2 n⌉ runs for an answer
+    of n changes, and only on the cores :func:`_worth_trying`.
 
     The needs come from every run of this search that did not build: an error
     on a change of ``chosen`` whose one repair is another change of ``chosen``
@@ -426,7 +427,10 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     a core that does not build grows by the changes of ``chosen`` its errors
     name (``repair``), with what those need, up to :data:`MAX_GROWTH` times. A
     core that an earlier run shows cannot build is not run: it grows by the
-    changes that run's errors blame (:class:`Evidence`).
+    changes that run's errors blame (:class:`Evidence`). After
+    :data:`MAX_DEAD_ENDS` cores run in vain (grown as far as they could be),
+    the needs at hand are too incomplete to guess a core from: no more are
+    tried.
     """
     needs: dict[int, set[int]] = {}
     for record in tester.records:
@@ -437,16 +441,22 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     for needed, users in _broke_without(tester, chosen, broken).items() if broken else ():
         for user in users:
             needs.setdefault(user, set()).add(needed)
-    candidates = needed_cores(chosen, causes, needs, derived)
+    passed = [r.ids for r in tester.records if r.outcome is Outcome.PASS and not r.commit]
+    candidates = [c for c in needed_cores(chosen, causes, needs, derived)
+                  if _worth_trying(c, chosen, passed)]
     if candidates:
         tester.progress(f"trying {plural(len(candidates), 'smaller answer')} that the "
                         "needs the errors showed leave buildable")
-    runs = (len(chosen) - 1).bit_length() + 2  # ⌈log2 n⌉ + 2
+    runs = (len(chosen) - 1).bit_length()  # ⌈log2 n⌉
     tester.speculate(candidates[:runs])
     tried: set[frozenset[int]] = set()
+    dead_ends = 0
     for core in candidates:
+        if dead_ends == MAX_DEAD_ENDS:
+            break
+        left = runs
         for _ in range(MAX_GROWTH + 1):
-            if core in tried or not core < chosen or runs == 0:
+            if core in tried or runs == 0 or not _worth_trying(core, chosen, passed):
                 break
             tried.add(core)
             known = evidence.unbuildable(core, chosen - core) if evidence is not None else None
@@ -465,7 +475,21 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
             if not lacking - core:
                 break
             core = downward(core | lacking, chosen, needs, derived)
+        if runs < left:  # runs for a core that did not FAIL, grown or not
+            dead_ends += 1
     return chosen
+
+
+def _worth_trying(core: frozenset[int], chosen: frozenset[int],
+                  passed: Sequence[frozenset[int]]) -> bool:
+    """Whether a core is worth a run: two changes at least (a single change that
+    fails alone, among changes that hold each other up, is what the removal of
+    clusters finds), at most half of ``chosen`` (a small answer is the point;
+    a core that keeps most of the answer saves less than its run costs), and
+    not inside a configuration that PASSED (what a passing configuration holds
+    does not fail, as dd+ assumes)."""
+    return (len(core) >= 2 and 2 * len(core) <= len(chosen)
+            and not any(core <= ids for ids in passed))
 
 
 def _answered(tester: Tester, stop: Stop, chosen: frozenset[int], removed: frozenset[int],
