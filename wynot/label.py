@@ -260,6 +260,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     evidence = Evidence(tester, blame) if blame is not None else None
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
+    shown_by_run: dict[int, frozenset[tuple[int, int]]] = {}  # each run's errors read once
     while True:
         while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
             chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
@@ -271,7 +272,7 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
         smaller = chosen
         if shown is not None:
             smaller = _needed_core(tester, stop, chosen, causes, needs, shown, broken,
-                                   repair, evidence)
+                                   repair, evidence, shown_by_run)
         if smaller == chosen and broken is not None:
             smaller = _without_users(tester, stop, chosen, causes, broken)
         if smaller == chosen:
@@ -415,7 +416,8 @@ def _broke_without(tester: Tester, chosen: frozenset[int],
 
 def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: frozenset[int],
                  derived: Dependencies, shown: Shown, broken: Blame | None,
-                 repair: Repair | None, evidence: Evidence | None) -> frozenset[int]:
+                 repair: Repair | None, evidence: Evidence | None,
+                 shown_by_run: dict[int, frozenset[tuple[int, int]]]) -> frozenset[int]:
     """The first of :func:`~wynot.label_units.needed_cores` that FAILS (smallest
     first), or ``chosen`` when none does: at most ⌈log2 n⌉ runs for an answer
     of n changes, and only on the cores :func:`_worth_trying`.
@@ -430,12 +432,15 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     changes that run's errors blame (:class:`Evidence`). After
     :data:`MAX_DEAD_ENDS` cores run in vain (grown as far as they could be),
     the needs at hand are too incomplete to guess a core from: no more are
-    tried.
+    tried. ``shown_by_run`` keeps each run's pairs, read once per labelling.
     """
     needs: dict[int, set[int]] = {}
     for record in tester.records:
         if unbuilt(record):
-            for user, needed in shown(record.output_text(), record.ids):
+            pairs = shown_by_run.get(record.number)
+            if pairs is None:
+                pairs = shown_by_run[record.number] = shown(record.output_text(), record.ids)
+            for user, needed in pairs:
                 if user in chosen and needed in chosen:
                     needs.setdefault(user, set()).add(needed)
     for needed, users in _broke_without(tester, chosen, broken).items() if broken else ():
