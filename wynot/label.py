@@ -27,11 +27,11 @@ from wynot.label_units import (
     closed_part,
     cores,
     distances,
-    downward,
     in_units,
+    joined_needs,
     needed_cores,
+    reach,
     sweep_units,
-    upward,
     with_users,
 )
 from wynot.lineage import joined
@@ -269,12 +269,13 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
         if (broken is None and shown is None) or CONTEXT not in roles.values():
             break
         causes = frozenset(c for c, role in roles.items() if role == CAUSE)
+        users = _broke_without(tester, chosen, broken) if broken is not None else {}
         smaller = chosen
         if shown is not None:
-            smaller = _needed_core(tester, stop, chosen, causes, needs, shown, broken,
+            smaller = _needed_core(tester, stop, chosen, causes, needs, shown, users,
                                    repair, evidence, shown_by_run)
         if smaller == chosen and broken is not None:
-            smaller = _without_users(tester, stop, chosen, causes, broken)
+            smaller = _without_users(tester, stop, chosen, causes, broken, users)
         if smaller == chosen:
             break
         chosen, roles, alone = smaller, {}, set()
@@ -356,13 +357,15 @@ def _sweep(tester: Tester, stop: Stop, chosen: frozenset[int], needs: Dependenci
 
 
 def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
-                   causes: frozenset[int], broken: Blame) -> frozenset[int]:
+                   causes: frozenset[int], broken: Blame,
+                   users: Mapping[int, set[int]]) -> frozenset[int]:
     """``chosen`` (a labelled answer with context) less the first removal that still
     FAILS, or ``chosen`` when none does; no removal takes one of ``causes``
     (the changes whose removal made the test PASS).
 
     The errors of each single removal that ran say which changes of the
-    answer broke without the removed one: they need it. Where a small cause
+    answer broke without the removed one (``users``, :func:`_broke_without`):
+    they need it. Where a small cause
     sits inside a cluster of changes that only hold each other up (a rewrite
     of the parser that the cause does not use), every single removal of the
     cluster breaks another member, and only the whole cluster goes: each
@@ -373,7 +376,6 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
     At most ⌈log2 n⌉ + 2 runs in all for an answer of n changes: on an
     answer that is minimal, every one of them is a run for nothing.
     """
-    users = _broke_without(tester, chosen, broken)
     removals = [r for r in with_users(chosen, users) if not r & causes]
     if removals:
         tester.progress(f"trying {plural(len(removals), 'cluster')} of context that broke "
@@ -395,7 +397,7 @@ def _without_users(tester: Tester, stop: Stop, chosen: frozenset[int],
             more = broken(record.output_text(), rest) & rest
             if not more:
                 break
-            removal = upward(removal | more, chosen, users)
+            removal = reach(removal | more, chosen, users)
             if removal >= chosen or removal & causes:
                 break
     return chosen
@@ -415,7 +417,7 @@ def _broke_without(tester: Tester, chosen: frozenset[int],
 
 
 def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: frozenset[int],
-                 derived: Dependencies, shown: Shown, broken: Blame | None,
+                 derived: Dependencies, shown: Shown, users: Mapping[int, set[int]],
                  repair: Repair | None, evidence: Evidence | None,
                  shown_by_run: dict[int, frozenset[tuple[int, int]]]) -> frozenset[int]:
     """The first of :func:`~wynot.label_units.needed_cores` that FAILS (smallest
@@ -425,7 +427,8 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     The needs come from every run of this search that did not build: an error
     on a change of ``chosen`` whose one repair is another change of ``chosen``
     (``shown``), whatever else that run lacked, and the changes that broke
-    when one change alone was removed (``broken``). They are not all seen, so
+    when one change alone was removed (``users``: :func:`_broke_without`). They
+    are not all seen, so
     a core that does not build grows by the changes of ``chosen`` its errors
     name (``repair``), with what those need, up to :data:`MAX_GROWTH` times. A
     core that an earlier run shows cannot build is not run: it grows by the
@@ -443,8 +446,8 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
             for user, needed in pairs:
                 if user in chosen and needed in chosen:
                     needs.setdefault(user, set()).add(needed)
-    for needed, users in _broke_without(tester, chosen, broken).items() if broken else ():
-        for user in users:
+    for needed, broke in users.items():
+        for user in broke:
             needs.setdefault(user, set()).add(needed)
     passed = [r.ids for r in tester.records if r.outcome is Outcome.PASS and not r.commit]
     candidates = [c for c in needed_cores(chosen, causes, needs, derived)
@@ -454,6 +457,7 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
                         "needs the errors showed leave buildable")
     runs = (len(chosen) - 1).bit_length()  # ⌈log2 n⌉
     tester.speculate(candidates[:runs])
+    both = joined_needs(chosen, needs, derived)
     tried: set[frozenset[int]] = set()
     dead_ends = 0
     for core in candidates:
@@ -464,8 +468,8 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
             if core in tried or runs == 0 or not _worth_trying(core, chosen, passed):
                 break
             tried.add(core)
-            known = evidence.unbuildable(core, chosen - core) if evidence is not None else None
-            if known is not None and evidence is not None:
+            if evidence is not None and (
+                    known := evidence.unbuildable(core, chosen - core)) is not None:
                 tester.predict(core, "label", f"predicted: test {known.number} did not build "
                                "without the rest")
                 lacking = evidence.blamed(known) & chosen
@@ -479,7 +483,7 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
                 lacking = resolution.add & chosen if resolution is not None else frozenset()
             if not lacking - core:
                 break
-            core = downward(core | lacking, chosen, needs, derived)
+            core = reach(core | lacking, chosen, both)
         if runs < left:  # runs for a core that did not FAIL, grown or not
             dead_ends += 1
     return chosen

@@ -102,7 +102,7 @@ def with_users(chosen: frozenset[int],
     it, as the errors of its removal showed): the removals of clusters of
     context to try on a labelled answer, largest first. Only removals of
     several changes that leave something; each one once. Pure."""
-    removals = {upward({change}, chosen, users) for change in sorted(chosen)}
+    removals = {reach({change}, chosen, users) for change in sorted(chosen)}
     return sorted((r for r in removals if 1 < len(r) < len(chosen)),
                   key=lambda r: (-len(r), sorted(r)))
 
@@ -121,7 +121,8 @@ def needed_cores(chosen: frozenset[int], causes: frozenset[int],
     not be tried otherwise), not in finding the tops (a guess is no reason to
     think a change is only context). Pure."""
     seeds = [causes] if causes else tops(chosen, shown)
-    cores = {downward(seed, chosen, shown, derived) for seed in seeds}
+    needs = joined_needs(chosen, shown, derived)
+    cores = {reach(seed, chosen, needs) for seed in seeds}
     return sorted((c for c in cores if c < chosen), key=lambda c: (len(c), sorted(c)))
 
 
@@ -137,30 +138,23 @@ def tops(chosen: frozenset[int], shown: Mapping[int, AbstractSet[int]]) -> list[
     return [frozenset(part) for i, part in enumerate(parts) if i not in needed]
 
 
-def downward(start: AbstractSet[int], chosen: frozenset[int],
-             shown: Mapping[int, AbstractSet[int]], derived: Dependencies) -> frozenset[int]:
-    """``start`` with every change of ``chosen`` it needs by ``shown`` or ``derived``,
-    directly or through others. Pure."""
+def reach(start: AbstractSet[int], chosen: frozenset[int],
+          edges: Mapping[int, AbstractSet[int]]) -> frozenset[int]:
+    """``start`` (changes of ``chosen``) with every change of ``chosen`` that ``edges``
+    lead to from them, directly or through others: with change -> its users,
+    every change that needs one of them; with change -> what it needs,
+    everything they need. Pure."""
     reached = set(start)
     frontier = sorted(reached)
     while frontier:
-        change = frontier.pop()
-        for needed in sorted(set(shown.get(change, ())) | derived.needs.get(change, set())):
-            if needed in chosen and needed not in reached:
-                reached.add(needed)
-                frontier.append(needed)
+        for other in sorted(edges.get(frontier.pop(), ())):
+            if other in chosen and other not in reached:
+                reached.add(other)
+                frontier.append(other)
     return frozenset(reached)
 
 
-def upward(start: AbstractSet[int], chosen: frozenset[int],
-           users: Mapping[int, AbstractSet[int]]) -> frozenset[int]:
-    """``start`` (changes of ``chosen``) with every change of ``chosen`` that needs one
-    of them by ``users``, directly or through others. Pure."""
-    reached = set(start)
-    frontier = sorted(reached)
-    while frontier:
-        for user in sorted(users.get(frontier.pop(), ())):
-            if user in chosen and user not in reached:
-                reached.add(user)
-                frontier.append(user)
-    return frozenset(reached)
+def joined_needs(chosen: frozenset[int], shown: Mapping[int, AbstractSet[int]],
+                 derived: Dependencies) -> dict[int, set[int]]:
+    """Each change of ``chosen`` -> what it needs by ``shown`` or ``derived``. Pure."""
+    return {c: set(shown.get(c, ())) | derived.needs.get(c, set()) for c in chosen}
