@@ -90,7 +90,8 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int,
     return Place(index, None, False)
 
 
-def good_line(diff: Diff, applied: AbstractSet[int], path: str, line: int) -> tuple[int, int] | None:
+def good_line(diff: Diff, applied: AbstractSet[int], path: str,
+              line: int) -> tuple[int, int] | None:
     """(file index, GOOD line) of ``line`` of ``path`` in the configuration ``applied``,
     when that line is GOOD's own (outside every applied hunk); None for a line an
     applied hunk holds, a file one change stands for whole, or a path not in the diff."""
