@@ -244,6 +244,10 @@ class Resolver:
         for diagnostic in self.diagnostics(output):
             found.update(p.change for p in self._places(diagnostic, applied)
                          if p.change is not None)
+            if not diagnostic.name:  # its stack's changes, and the repairs read up it
+                found.update(self._up_the_stack(diagnostic, applied))
+                found.update(p.change for p in self._stack(diagnostic, applied)
+                             if p.change is not None)
             name = diagnostic.name.rsplit(".", 1)[-1] if diagnostic.name else ""
             for table in (index.definers, index.removers, index.mentioners):
                 found.update(table.get(name, ()))
@@ -332,10 +336,8 @@ class Resolver:
         if self._diff is None or diagnostic.kind == "signature" or len(
                 diagnostic.locations) < 2:
             return set()
-        callers = {where.change for where in (
-            place(self._diff, applied, location.path, location.line)
-            for location in diagnostic.locations)
-            if where is not None and where.change is not None and not where.applied}
+        callers = {p.change for p in self._stack(diagnostic, applied)
+                   if p.change is not None and not p.applied}
         if callers:
             return callers if len(callers) <= MAX_REPAIR else set()
         innermost = diagnostic.locations[0]
@@ -353,6 +355,14 @@ class Resolver:
                 missing = inside - applied
                 return missing if len(missing) <= MAX_REPAIR and missing == inside else set()
         return set()
+
+    def _stack(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
+        """The places of all the diagnostic's locations (its frames) inside the diff."""
+        if self._diff is None:
+            return []
+        found = (place(self._diff, applied, location.path, location.line)
+                 for location in diagnostic.locations)
+        return [where for where in found if where is not None]
 
     def _scopes_of(self, index: int) -> tuple[Scope, ...]:
         """GOOD's scopes of the diff's file ``index``, outer before inner (none for a
