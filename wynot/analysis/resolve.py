@@ -10,7 +10,11 @@ on, else the change that defines (or declares) exactly that name where the
 message qualifies it, else the changes bound to it in a narrower way (the old
 users of a name an applied change removed, the hunks of the same function),
 else, for a C name that no change declares, the hunks that add an
-``#include`` to the file of the error. A
+``#include`` to the file of the error. An
+error that names nothing (Node's ``Cannot read properties of undefined``) is
+read from its stack: the hunk at its innermost changed frame, else one that
+rewrites a GOOD line of an outer frame (the caller passing the value), else
+those of the function nearest its innermost frame, if GOOD's. A
 name defined or mentioned in many places points nowhere. It also says which
 applied changes the error came from, so that the dependency can be learned.
 Pure: the caller runs the tests.
