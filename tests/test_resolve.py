@@ -414,6 +414,53 @@ def test_a_nameless_error_is_repaired_at_the_changed_frame(make_repo, tmp_path) 
     assert resolver_for(diff).resolve(proc.stderr, {key}).add == {read}
 
 
+def js_helper(make_repo):
+    """lib.js: one hunk renames the key ``para`` to ``_para`` and makes ``html`` a
+    string, another rewrites the line that reads ``para``, a third lets the helper
+    ``edit`` take a string; ``edit`` reads the value on an unchanged line."""
+    def lib(bad: bool) -> bytes:
+        para = b"_para" if bad else b"para"
+        html = b"'^h'" if bad else b"/^h/"
+        source = b"regex.source || regex" if bad else b"regex.source"
+        return (b"var rules = {\n  %s: /^p/,\n  html: %s\n};\n" % (para, html) + PAD
+                + b"rules.para = edit(rules.%s);\nrules.html = edit(rules.html);\n" % para
+                + PAD + b"function edit(regex) {\n  regex = %s;\n" % source
+                + b"  return regex.replace('^', '');\n}\nmodule.exports = rules;\n")
+    repo = make_repo("jshelper")
+    good, bad = repo.commit({"lib.js": lib(False)}), repo.commit({"lib.js": lib(True)})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_a_nameless_error_in_a_changed_helper_is_repaired_by_its_caller(
+        make_repo, tmp_path) -> None:
+    """The value is read on the helper's line that an applied hunk rewrote; the
+    frame above it, a GOOD line that a hunk not applied rewrites (the caller
+    still reads the old key), names the repair."""
+    diff = js_helper(make_repo)
+    keys = hunk_of(diff, "lib.js", "+  _para: /^p/,")
+    read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._para);")
+    helper = hunk_of(diff, "lib.js", "regex.source || regex")
+    proc = run_config(diff, {keys, helper}, tmp_path, ["node", "-e", "require('./lib.js')"])
+    assert "TypeError: Cannot read properties of undefined (reading 'source')" in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, {keys, helper}).add == {read}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_a_nameless_error_in_an_unchanged_line_is_repaired_in_its_function(
+        make_repo, tmp_path) -> None:
+    """The value is read on an unchanged line of the helper, called from an
+    unchanged line: the hunk not applied of that function (where the value is
+    made) repairs it."""
+    diff = js_helper(make_repo)
+    keys = hunk_of(diff, "lib.js", "+  _para: /^p/,")
+    read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._para);")
+    helper = hunk_of(diff, "lib.js", "regex.source || regex")
+    proc = run_config(diff, {keys, read}, tmp_path, ["node", "-e", "require('./lib.js')"])
+    assert "TypeError: Cannot read properties of undefined (reading 'replace')" in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, {keys, read}).add == {helper}
+
+
 def java_overload(make_repo):
     """Num.java gains an overload of ``convert`` with a third parameter in one
     hunk; a new method in another hunk calls it; other hunks change other methods."""

@@ -90,6 +90,31 @@ def place(diff: Diff, applied: AbstractSet[int], path: str, line: int,
     return Place(index, None, False)
 
 
+def good_line(diff: Diff, applied: AbstractSet[int], path: str,
+              line: int) -> tuple[int, int] | None:
+    """(file index, GOOD line) of ``line`` of ``path`` in the configuration ``applied``,
+    when that line is GOOD's own (outside every applied hunk); None for a line an
+    applied hunk holds, a file one change stands for whole, or a path not in the diff."""
+    index = file_for(diff, path)
+    if index is None or line <= 0:
+        return None
+    fd = diff.files[index]
+    if _whole_file_change(fd, applied) is not None:
+        return None
+    row, delta = line - 1, 0
+    for change in sorted((c for c in fd.changes if c.hunk is not None and c.id in applied),
+                         key=lambda c: c.hunk.old_start if c.hunk else 0):
+        hunk = change.hunk
+        assert hunk is not None
+        first = hunk.old_start if hunk.old_len == 0 else hunk.old_start - 1
+        if row < first + delta:
+            break
+        if row < first + delta + hunk.new_len:
+            return None
+        delta += hunk.new_len - hunk.old_len
+    return index, row - delta + 1
+
+
 def _whole_file_change(fd: FileDiff, applied: AbstractSet[int]) -> tuple[int, bool] | None:
     """(change, applied) when one change stands for the whole content of the file."""
     for change in fd.changes:

@@ -10,7 +10,11 @@ on, else the change that defines (or declares) exactly that name where the
 message qualifies it, else the changes bound to it in a narrower way (the old
 users of a name an applied change removed, the hunks of the same function),
 else, for a C name that no change declares, the hunks that add an
-``#include`` to the file of the error. A
+``#include`` to the file of the error. An
+error that names nothing (Node's ``Cannot read properties of undefined``) is
+read from its stack: the hunk at its innermost changed frame, else one that
+rewrites a GOOD line of an outer frame (the caller passing the value), else
+those of the function nearest its innermost frame, if GOOD's. A
 name defined or mentioned in many places points nowhere. It also says which
 applied changes the error came from, so that the dependency can be learned.
 Pure: the caller runs the tests.
@@ -26,8 +30,9 @@ from wynot.analysis.declarations import Declared
 from wynot.analysis.depends import MAX_USERS
 from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics
 from wynot.analysis.names import MAX_REPAIR, NameIndex
-from wynot.analysis.places import Place, place
+from wynot.analysis.places import Place, good_line, place
 from wynot.analysis.symbols import Symbols
+from wynot.analysis.treesitter import Scope, language_for, outline
 from wynot.changes import Diff
 
 MAX_ROUND = 8  # changes one round of repairs may add, beyond the first diagnostic's
@@ -97,6 +102,7 @@ class Resolver:
         self._scopes = {cid: scope for cid, scope in (scopes or {}).items() if scope}
         self._modules = _module_files(diff) if diff is not None else {}
         self._includers = _include_adders(diff) if diff is not None else {}
+        self._good_scopes: dict[int, tuple[Scope, ...]] = {}
 
     def diagnostics(self, output: str) -> list[Diagnostic]:
         """What the output reports: the built-in readers, then the user's patterns.
@@ -242,6 +248,10 @@ class Resolver:
         for diagnostic in self.diagnostics(output):
             found.update(p.change for p in self._places(diagnostic, applied)
                          if p.change is not None)
+            if not diagnostic.name:  # its stack's changes, and the repairs read up it
+                found.update(self._up_the_stack(diagnostic, applied))
+                found.update(p.change for p in self._stack(diagnostic, applied)
+                             if p.change is not None)
             name = diagnostic.name.rsplit(".", 1)[-1] if diagnostic.name else ""
             for table in (index.definers, index.removers, index.mentioners):
                 found.update(table.get(name, ()))
@@ -286,7 +296,7 @@ class Resolver:
         if rewrite:
             return (rewrite, users) if len(rewrite) <= MAX_REPAIR else (set(), users)
         if not diagnostic.name:
-            return set(), users
+            return self._up_the_stack(diagnostic, applied), users
         files = {p.file for p in places}
         owners = self._owners(diagnostic.qualifier)
         fixes, found_users = self._index.repair(
@@ -320,10 +330,72 @@ class Resolver:
                 break
         return found
 
+    def _up_the_stack(self, diagnostic: Diagnostic, applied: frozenset[int]) -> set[int]:
+        """The repairs of an error that names nothing (a value that is not there)
+        whose innermost changed frame is an applied change or none: the hunks that
+        rewrite a GOOD line further up its stack (the caller that passes the value),
+        else the hunks not applied of the function nearest its innermost frame that
+        the diff changes (where the value is made), if that is GOOD's; at most
+        :data:`MAX_REPAIR`."""
+        if self._diff is None or diagnostic.kind == "signature" or len(
+                diagnostic.locations) < 2:
+            return set()
+        callers = {p.change for p in self._stack(diagnostic, applied)
+                   if p.change is not None and not p.applied}
+        if callers:
+            return callers if len(callers) <= MAX_REPAIR else set()
+        innermost = diagnostic.locations[0]
+        good = good_line(self._diff, applied, innermost.path, innermost.line)
+        if good is None:
+            return set()
+        index, line = good
+        hunks = [(c.id, *_good_span(c.hunk.text, c.hunk.old_start))
+                 for c in self._diff.files[index].changes if c.hunk is not None]
+        for first, last, _ in reversed(self._scopes_of(index)):  # innermost first
+            if not first <= line <= last:
+                continue
+            inside = {cid for cid, start, end in hunks if start <= last and end >= first}
+            if inside:  # the nearest function the diff changes
+                missing = inside - applied
+                return missing if len(missing) <= MAX_REPAIR and missing == inside else set()
+        return set()
+
+    def _stack(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
+        """The places of all the diagnostic's locations (its frames) inside the diff."""
+        if self._diff is None:
+            return []
+        found = (place(self._diff, applied, location.path, location.line)
+                 for location in diagnostic.locations)
+        return [where for where in found if where is not None]
+
+    def _scopes_of(self, index: int) -> tuple[Scope, ...]:
+        """GOOD's scopes of the diff's file ``index``, outer before inner (none for a
+        language without a grammar here)."""
+        if index not in self._good_scopes:
+            assert self._diff is not None
+            fd = self._diff.files[index]
+            language = language_for(fd.old_path) if fd.old_path else None
+            side = outline(language, fd.old.data) if language and fd.old is not None else None
+            self._good_scopes[index] = side.scopes if side is not None else ()
+        return self._good_scopes[index]
+
     def _owners(self, qualifier: str) -> set[int]:
         """Files a dotted module qualifier (``pkg.d008.m03``) names."""
         return set(self._modules.get(qualifier, ())) if "." in qualifier or (
             qualifier in self._modules) else set()
+
+
+def _good_span(hunk_text: str, old_start: int) -> tuple[int, int]:
+    """The first and last GOOD line a hunk rewrites, its context lines aside (an
+    insertion: the line before which it goes)."""
+    touched: list[int] = []
+    old = old_start
+    for line in hunk_text.split("\n")[1:]:
+        if line.startswith(("-", "+")):
+            touched.append(old)
+        if line.startswith(("-", " ")):
+            old += 1
+    return (min(touched), max(touched)) if touched else (old_start, old_start)
 
 
 def _label(diagnostic: Diagnostic) -> str:
