@@ -153,7 +153,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
         found = dd_plus(changes, answer, split=split, keep_passing=keep_passing,
-                        complements_only=True)
+                        complements_only=keep_passing)
         answers.add(found)
         return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
 
@@ -173,7 +173,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
 
     if tester.executor.workers < 2:
         return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing,
-                       complements_only=True)
+                       complements_only=keep_passing)
     split = remembered(split)  # the replays split the same runs again and again
     def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
         closed = oracle.deps.is_closed(applied | config)
@@ -184,7 +184,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     tester.replan = lambda: announce(test.plan())
     try:
         found = dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
-                        complements_only=True)
+                        complements_only=keep_passing)
         test.settle()  # the answer alone, its labels and its second run: ahead
         return found
     finally:
@@ -203,7 +203,7 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
         return dd_plus(changes, answer, split=split, keep_passing=keep_passing,
-                       complements_only=True)
+                       complements_only=keep_passing)
 
     return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
         config) else Outcome.UNRESOLVED,
