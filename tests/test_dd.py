@@ -235,7 +235,7 @@ def test_complements_only_skips_the_subsets_inside_unresolved_ones() -> None:
     shortcut.assert_no_repeats(changes)
 
 
-def test_complements_only_waits_for_two_partitions_of_unresolved_subsets() -> None:
+def test_complements_only_waits_for_two_partitions_of_subsets_that_never_built() -> None:
     # Table 4: 1-4 UNRESOLVED, 5-8 PASS. One partition proves nothing: the same
     # questions as Algorithm 2.
     plain, shortcut = CountingOracle(table4_oracle), CountingOracle(table4_oracle)
@@ -243,6 +243,21 @@ def test_complements_only_waits_for_two_partitions_of_unresolved_subsets() -> No
     assert shortcut.asked == plain.asked
     plain, shortcut = CountingOracle(table5_oracle), CountingOracle(table5_oracle)
     assert dd_plus(EIGHT, plain) == dd_plus(EIGHT, shortcut, complements_only=True) == {8}
+    assert shortcut.asked == plain.asked
+
+
+def test_complements_only_ends_once_a_subset_built() -> None:
+    # 8-15 alone builds and PASSES (preference: search 0-7 with it applied);
+    # inside, nothing but single changes builds, yet a subset built before:
+    # the same questions as Algorithm 2.
+    def outcome(c: frozenset[int]) -> Outcome:
+        if c == frozenset(range(8, 16)):
+            return PASS
+        return near_ends(5, 16)(c)
+
+    plain, shortcut = CountingOracle(outcome), CountingOracle(outcome)
+    assert dd_plus(list(range(16)), plain) == dd_plus(
+        list(range(16)), shortcut, complements_only=True)
     assert shortcut.asked == plain.asked
 
 

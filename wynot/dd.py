@@ -48,7 +48,7 @@ class Case(enum.Enum):
     INTERFERENCE = "interference"    # c_i and its complement both pass: search both
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
     TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
-    COMPLEMENTS_ONLY = "complements only"  # dd+ shortcut: the subsets before were UNRESOLVED
+    COMPLEMENTS_ONLY = "complements only"  # dd+ shortcut: no subset asked has built
     KEEP_PASSING = "keep passing"    # dd+ shortcut: c_1 of 2 passes, search c_2 with it applied
     NOTHING_LEFT = "nothing left"    # n = |c| and nothing decided: return c'
     REDUCE_TO_COMPLEMENT = "reduce to complement"    # ddmin: a complement fails
@@ -147,6 +147,7 @@ class _Search(Generic[T]):
         self._stop = stop
         self.keep_passing = keep_passing  # dd+ only: take the *keep passing* shortcut
         self.complements_only = complements_only  # dd+ only: the *complements only* one
+        self.resolved_subset = False  # a subset asked by dd_3 came back PASS or FAIL
         self.kept = 0  # how often it was taken
 
     def _digest(self, configuration: frozenset[T]) -> bytes:
@@ -250,17 +251,19 @@ def dd_plus(
 
     ``complements_only=True`` saves the subsets that cannot build, where most
     configurations do not (a release diff whose parts need one another).
-    Once every subset of a partition was UNRESOLVED, the subsets of the finer
-    partitions after it (each inside one of those) are not asked: they count
-    as UNRESOLVED, and dd+ narrows ``c`` down by its complements alone, the
-    configurations nearest ``c | r``, which build the likeliest (case
-    *complements only*). Single changes are always asked: applied alone, a
-    change is nearest ``r``, the paper's best chance of a consistent
-    configuration, and the *found* and *preference* cases need them. The
+    While every subset the search has asked was UNRESOLVED, from the third
+    partition of a ``dd_3`` on (each part inside an UNRESOLVED one) the
+    subsets are not asked: they count as UNRESOLVED, and dd+ narrows ``c``
+    down by its complements alone, the configurations nearest ``c | r``,
+    which build the likeliest (case *complements only*). One subset that
+    built (PASS or FAIL), anywhere in the search, ends the shortcut for
+    good. Single changes are always asked: applied alone, a change is
+    nearest ``r``, the paper's best chance of a consistent configuration,
+    and the *found* and *preference* cases need them. The
     invariant and the cases are Algorithm 2's (an UNRESOLVED subset decides
     nothing by itself); what is lost is a subset that would have built
-    nonetheless. A new ``dd_3`` (inside a subset or a complement) starts
-    asking its subsets again.
+    nonetheless. A new ``dd_3`` (inside a subset or a complement) asks the
+    subsets of its first two partitions again.
     """
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
@@ -287,7 +290,7 @@ def _add_context(search: _Search[T], changes: Sequence[T], d: frozenset[T]) -> f
 
 def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> frozenset[T]:
     """Algorithm 2's dd_3(c, r, n); invariant: test(r) != FAIL, test(c | r) != PASS."""
-    hopeless = 0  # partitions in a row whose every subset was UNRESOLVED (complements only)
+    hopeless = 0  # partitions in a row while no subset has built (complements only)
     while True:
         if len(c) == 1:
             search.decide(Case.FOUND, c, r, n)
@@ -302,6 +305,7 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
         for i, c_i in enumerate(asked):
             r_c_i = joined(r, c_i)
             t.append(search.test(r_c_i))
+            search.resolved_subset |= t[i] is not Outcome.UNRESOLVED
             if t[i] is Outcome.FAIL:
                 search.decide(Case.FOUND_IN, c_i, r, n)
                 return _dd3(search, c_i, r, 2)
@@ -330,7 +334,7 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
                 c_prime.difference_update(parts[i])
                 passed.extend(parts[i])
         if n < len(c) and c_prime:
-            if search.complements_only and all(t_i is Outcome.UNRESOLVED for t_i in t):
+            if search.complements_only and not search.resolved_subset:
                 hopeless += 1
             else:
                 hopeless = 0
