@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -209,6 +209,58 @@ def test_keep_passing_finds_an_interference_as_result_and_context() -> None:
     assert dd_plus(EIGHT, oracle, keep_passing=True, standalone=True) == {3, 6}
     oracle.assert_no_repeats(EIGHT)
 
+def near_ends(cause: int, size: int) -> Callable[[frozenset[int]], Outcome]:
+    """Builds only one change away from GOOD or from BAD (a diff whose parts all
+    need one another): FAIL with ``cause`` applied, else PASS; UNRESOLVED between."""
+    def outcome(c: frozenset[int]) -> Outcome:
+        if 1 < len(c) < size - 1:
+            return UNRESOLVED
+        return FAIL if cause in c else PASS
+    return outcome
+
+
+def test_complements_only_skips_the_subsets_inside_unresolved_ones() -> None:
+    # Halves and quarters are all UNRESOLVED: the eighths (pairs) are not asked,
+    # their complements are; the single changes are, and 5 fails alone.
+    changes = list(range(16))
+    plain, shortcut = CountingOracle(near_ends(5, 16)), CountingOracle(near_ends(5, 16))
+    events: list[Event[int]] = []
+    assert dd_plus(changes, plain) == {5}
+    assert dd_plus(changes, shortcut, complements_only=True, observe=events.append) == {5}
+    assert sorted(len(c) for c in set(plain.asked) - set(shortcut.asked)) == [2] * 8
+    assert set(shortcut.asked) < set(plain.asked)
+    assert [e.case for e in events if isinstance(e, Decided)] == [
+        Case.TRY_AGAIN, Case.TRY_AGAIN, Case.COMPLEMENTS_ONLY, Case.TRY_AGAIN, Case.FOUND_IN,
+        Case.FOUND]
+    shortcut.assert_no_repeats(changes)
+
+
+def test_complements_only_waits_for_two_partitions_of_subsets_that_never_built() -> None:
+    # Table 4: 1-4 UNRESOLVED, 5-8 PASS. One partition proves nothing: the same
+    # questions as Algorithm 2.
+    plain, shortcut = CountingOracle(table4_oracle), CountingOracle(table4_oracle)
+    assert dd_plus(EIGHT, plain) == dd_plus(EIGHT, shortcut, complements_only=True) == {2}
+    assert shortcut.asked == plain.asked
+    plain, shortcut = CountingOracle(table5_oracle), CountingOracle(table5_oracle)
+    assert dd_plus(EIGHT, plain) == dd_plus(EIGHT, shortcut, complements_only=True) == {8}
+    assert shortcut.asked == plain.asked
+
+
+def test_complements_only_ends_once_a_subset_built() -> None:
+    # 16-31 alone builds and PASSES (preference: search 0-15 with it applied);
+    # inside, nothing but single changes builds, yet a subset built before:
+    # the same questions as Algorithm 2.
+    def outcome(c: frozenset[int]) -> Outcome:
+        if c == frozenset(range(16, 32)):
+            return PASS
+        return near_ends(5, 32)(c)
+
+    plain, shortcut = CountingOracle(outcome), CountingOracle(outcome)
+    assert dd_plus(list(range(32)), plain) == dd_plus(
+        list(range(32)), shortcut, complements_only=True) == {5}
+    assert shortcut.asked == plain.asked
+
+
 # --- properties ---------------------------------------------------------------
 
 changes_and_cause = st.integers(min_value=1, max_value=40).flatmap(
@@ -402,3 +454,24 @@ def test_exhaustive_small_monotone_cases() -> None:
             assert ddmin(changes, monotone(cause)) == set(cause)
             c_pass, c_fail = dd(changes, monotone(cause))
             assert set(cause) <= c_fail and not set(cause) <= c_pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 24), st.integers(0, 10**6))
+def test_complements_only_keeps_dd_plus_contract_for_any_oracle(n, seed) -> None:
+    # Whatever the outcomes: no question twice, never GOOD or BAD, a non-empty
+    # answer inside the changes.
+    changes = list(range(n))
+    oracle = CountingOracle(random_oracle(seed, changes))
+    found = dd_plus(changes, oracle, complements_only=True)
+    assert found and found <= set(changes)
+    oracle.assert_no_repeats(changes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(changes_and_cause)
+def test_complements_only_changes_nothing_without_unresolved_outcomes(case) -> None:
+    changes, cause = case
+    plain, shortcut = CountingOracle(monotone(cause)), CountingOracle(monotone(cause))
+    assert dd_plus(changes, shortcut, complements_only=True) == dd_plus(changes, plain)
+    assert shortcut.asked == plain.asked

@@ -160,7 +160,9 @@ def _require_revisions(command: click.Command, ctx: click.Context, before: list[
               help="When the first half of a split passes, search the second half with it "
                    "applied, without testing the second half alone (dd+ as published tests "
                    "it: --no-keep-passing). Saves a test at about every other split; a "
-                   "cause that needs changes from the passing half gets them as context.  "
+                   "cause that needs changes from the passing half gets them as context. "
+                   "Also: while no subset the search asked has built, from the third partition "
+                   "on narrow down by complements and single changes alone.  "
                    "[default: on with --predict, off with --no-predict]")
 @click.option("--resolve-pattern", multiple=True, metavar="REGEX",
               help="Extra regular expression whose first group names a missing identifier "

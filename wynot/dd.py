@@ -48,6 +48,7 @@ class Case(enum.Enum):
     INTERFERENCE = "interference"    # c_i and its complement both pass: search both
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
     TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
+    COMPLEMENTS_ONLY = "complements only"  # dd+ shortcut: no subset asked has built
     KEEP_PASSING = "keep passing"    # dd+ shortcut: c_1 of 2 passes, search c_2 with it applied
     NOTHING_LEFT = "nothing left"    # n = |c| and nothing decided: return c'
     REDUCE_TO_COMPLEMENT = "reduce to complement"    # ddmin: a complement fails
@@ -122,6 +123,7 @@ class _Search(Generic[T]):
         observe: Callable[[Event[T]], None] | None,
         stop: Callable[[], bool] | None,
         keep_passing: bool = False,
+        complements_only: bool = False,
     ) -> None:
         self.order = {change: i for i, change in enumerate(changes)}
         if len(self.order) != len(changes):
@@ -144,6 +146,8 @@ class _Search(Generic[T]):
         self._observe = observe
         self._stop = stop
         self.keep_passing = keep_passing  # dd+ only: take the *keep passing* shortcut
+        self.complements_only = complements_only  # dd+ only: the *complements only* one
+        self.resolved_subset = False  # a subset asked by dd_3 came back PASS or FAIL
         self.kept = 0  # how often it was taken
 
     def _digest(self, configuration: frozenset[T]) -> bytes:
@@ -213,6 +217,7 @@ def dd_plus(
     stop: Callable[[], bool] | None = None,
     standalone: bool = False,
     keep_passing: bool = False,
+    complements_only: bool = False,
 ) -> frozenset[T]:
     """Return the failure-inducing changes that dd+ finds in ``changes``.
 
@@ -243,10 +248,26 @@ def dd_plus(
     lost is interference seen as such: the part of a cause that lies in the
     first half stays applied and must be found as context (``standalone``
     tests the result on its own once the shortcut was taken).
+
+    ``complements_only=True`` saves the subsets that cannot build, where most
+    configurations do not (a release diff whose parts need one another).
+    While every subset the search has asked was UNRESOLVED, from the third
+    partition of a ``dd_3`` on (each part inside an UNRESOLVED one) the
+    subsets are not asked: they count as UNRESOLVED, and dd+ narrows ``c``
+    down by its complements alone, the configurations nearest ``c | r``,
+    which build the likeliest (case *complements only*). One subset that
+    built (PASS or FAIL), anywhere in the search, ends the shortcut for
+    good. Single changes are always asked: applied alone, a change is
+    nearest ``r``, the paper's best chance of a consistent configuration,
+    and the *found* and *preference* cases need them. The
+    invariant and the cases are Algorithm 2's (an UNRESOLVED subset decides
+    nothing by itself); what is lost is a subset that would have built
+    nonetheless. A new ``dd_3`` (inside a subset or a complement) asks the
+    subsets of its first two partitions again.
     """
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
-    search = _Search(changes, test, split, observe, stop, keep_passing)
+    search = _Search(changes, test, split, observe, stop, keep_passing, complements_only)
     result = _dd3(search, tuple(changes), frozenset(), 2)
     if standalone and (search.unresolved or search.kept):
         result = _add_context(search, changes, result)
@@ -269,6 +290,7 @@ def _add_context(search: _Search[T], changes: Sequence[T], d: frozenset[T]) -> f
 
 def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> frozenset[T]:
     """Algorithm 2's dd_3(c, r, n); invariant: test(r) != FAIL, test(c | r) != PASS."""
+    hopeless = 0  # partitions in a row while no subset has built (complements only)
     while True:
         if len(c) == 1:
             search.decide(Case.FOUND, c, r, n)
@@ -276,9 +298,14 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
         parts = search.split(c, n)
         n = len(parts)
         t: list[Outcome] = []
-        for i, c_i in enumerate(parts):
+        asked = parts
+        if hopeless >= 2 and n < len(c):
+            search.decide(Case.COMPLEMENTS_ONLY, c, r, n)
+            t, asked = [Outcome.UNRESOLVED] * n, []
+        for i, c_i in enumerate(asked):
             r_c_i = joined(r, c_i)
             t.append(search.test(r_c_i))
+            search.resolved_subset |= t[i] is not Outcome.UNRESOLVED
             if t[i] is Outcome.FAIL:
                 search.decide(Case.FOUND_IN, c_i, r, n)
                 return _dd3(search, c_i, r, 2)
@@ -307,6 +334,10 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
                 c_prime.difference_update(parts[i])
                 passed.extend(parts[i])
         if n < len(c) and c_prime:
+            if search.complements_only and not search.resolved_subset:
+                hopeless += 1
+            else:
+                hopeless = 0
             r_prime = joined(r, passed)
             search.decide(Case.TRY_AGAIN, c_prime, r_prime, n)
             n = min(len(c_prime), 2 * n)

@@ -152,7 +152,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        found = dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+        found = dd_plus(changes, answer, split=split, keep_passing=keep_passing,
+                        complements_only=keep_passing)
         answers.add(found)
         return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
 
@@ -171,7 +172,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
             again=likely)
 
     if tester.executor.workers < 2:
-        return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing)
+        return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing,
+                       complements_only=keep_passing)
     split = remembered(split)  # the replays split the same runs again and again
     def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
         closed = oracle.deps.is_closed(applied | config)
@@ -181,7 +183,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                      tester.guesses(changes), ready)
     tester.replan = lambda: announce(test.plan())
     try:
-        found = dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing)
+        found = dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
+                        complements_only=keep_passing)
         test.settle()  # the answer alone, its labels and its second run: ahead
         return found
     finally:
@@ -199,7 +202,8 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
         return []
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        return dd_plus(changes, answer, split=split, keep_passing=keep_passing)
+        return dd_plus(changes, answer, split=split, keep_passing=keep_passing,
+                       complements_only=keep_passing)
 
     return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
         config) else Outcome.UNRESOLVED,
