@@ -432,33 +432,26 @@ def js_helper(make_repo):
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-def test_a_nameless_error_in_a_changed_helper_is_repaired_by_its_caller(
-        make_repo, tmp_path) -> None:
-    """The value is read on the helper's line that an applied hunk rewrote; the
-    frame above it, a GOOD line that a hunk not applied rewrites (the caller
-    still reads the old key), names the repair."""
+@pytest.mark.parametrize(("applied", "read_of", "repair"), [
+    # the value is read on the helper's line that an applied hunk rewrote; the
+    # frame above it, a GOOD line that a hunk not applied rewrites (the caller
+    # still reads the old key), names the repair
+    (("keys", "helper"), "source", "read"),
+    # the value is read on an unchanged line of the helper, called from an
+    # unchanged line: the hunk not applied of that function (where the value
+    # is made) repairs it
+    (("keys", "read"), "replace", "helper"),
+], ids=["by its caller", "in its function"])
+def test_a_nameless_error_is_repaired_up_its_stack(
+        make_repo, tmp_path, applied, read_of, repair) -> None:
     diff = js_helper(make_repo)
-    keys = hunk_of(diff, "lib.js", "+  _para: /^p/,")
-    read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._para);")
-    helper = hunk_of(diff, "lib.js", "regex.source || regex")
-    proc = run_config(diff, {keys, helper}, tmp_path, ["node", "-e", "require('./lib.js')"])
-    assert "TypeError: Cannot read properties of undefined (reading 'source')" in proc.stderr
-    assert resolver_for(diff).resolve(proc.stderr, {keys, helper}).add == {read}
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-def test_a_nameless_error_in_an_unchanged_line_is_repaired_in_its_function(
-        make_repo, tmp_path) -> None:
-    """The value is read on an unchanged line of the helper, called from an
-    unchanged line: the hunk not applied of that function (where the value is
-    made) repairs it."""
-    diff = js_helper(make_repo)
-    keys = hunk_of(diff, "lib.js", "+  _para: /^p/,")
-    read = hunk_of(diff, "lib.js", "+rules.para = edit(rules._para);")
-    helper = hunk_of(diff, "lib.js", "regex.source || regex")
-    proc = run_config(diff, {keys, read}, tmp_path, ["node", "-e", "require('./lib.js')"])
-    assert "TypeError: Cannot read properties of undefined (reading 'replace')" in proc.stderr
-    assert resolver_for(diff).resolve(proc.stderr, {keys, read}).add == {helper}
+    hunks = {"keys": hunk_of(diff, "lib.js", "+  _para: /^p/,"),
+             "read": hunk_of(diff, "lib.js", "+rules.para = edit(rules._para);"),
+             "helper": hunk_of(diff, "lib.js", "regex.source || regex")}
+    config = {hunks[name] for name in applied}
+    proc = run_config(diff, config, tmp_path, ["node", "-e", "require('./lib.js')"])
+    assert f"TypeError: Cannot read properties of undefined (reading '{read_of}')" in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, config).add == {hunks[repair]}
 
 
 def java_overload(make_repo):
