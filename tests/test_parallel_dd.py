@@ -90,12 +90,26 @@ def random_oracle(n: int, seed: int) -> Callable[[frozenset[int]], Outcome]:
     return outcome
 
 
+def near_ends_oracle(n: int, seed: int) -> Callable[[frozenset[int]], Outcome]:
+    """Builds only one change away from GOOD or BAD, as where every part needs
+    the others: the search narrows down by complements alone (*complements only*)."""
+    cause = seed % n
+
+    def outcome(config: frozenset[int]) -> Outcome:
+        if 1 < len(config) < n - 1:
+            return UNRESOLVED
+        return FAIL if cause in config else PASS
+    return outcome
+
+
 oracles = st.one_of(
     st.tuples(st.integers(2, 24), st.integers(0, 10**6)).map(
         lambda t: (t[0], random_oracle(t[0], t[1]))),
     st.tuples(st.integers(4, 24), st.integers(0, 10**6)).map(
         lambda t: (t[0], implies({t[1] % t[0]}, [frozenset(range(1, min(4, t[0])))],
                                  unresolved_rate=0.7, seed=t[1]))),
+    st.tuples(st.integers(16, 24), st.integers(0, 10**6)).map(
+        lambda t: (t[0], near_ends_oracle(t[0], t[1]))),
 )
 
 
@@ -113,7 +127,8 @@ def test_parallel_dd_plus_answers_and_asks_as_sequential(
     n, outcome = case
     changes = list(range(n))
     sequential = CountingOracle(outcome)
-    expected = dd_plus(changes, sequential, keep_passing=keep_passing)
+    expected = dd_plus(changes, sequential, keep_passing=keep_passing,
+                       complements_only=keep_passing)  # the pipeline's pair of shortcuts
     found, records, executor = parallel_dd_plus(
         changes, outcome, workers, tmp_path_factory.mktemp("runs"), keep_passing=keep_passing,
         seed=seed, suspicion=suspicion)
