@@ -145,6 +145,16 @@ def test_readers_are_linear_in_the_output() -> None:
     assert ten < 30 * max(one, 0.01), (one, ten)
 
 
+def test_places_a_message_marks_are_told_from_a_stack() -> None:
+    """rustc's labels of one error (its own spans) lead nowhere outward, unlike
+    Node's frames: the repair read up a stack is not read up them."""
+    rust = [d for d in parse_diagnostics((ERRORS / "rustc_resolve.txt").read_text("utf-8"))
+            if not d.name and len(d.locations) > 1]
+    node = parse_diagnostics((ERRORS / "node_cannot_read.txt").read_text("utf-8"))
+    assert rust and all(d.spans for d in rust)
+    assert node and not any(d.spans for d in node)
+
+
 def test_rustc_reader_is_linear_in_the_output() -> None:
     """rustc's shape (message, then `-->`, then a help's quoted line) at 1 MB and
     10 MB of output: about ten times as long, and a 1 MB message reads at once."""

@@ -48,9 +48,11 @@ class Diagnostic:
     ``qualifier`` is what the message qualifies it by: a module (``pkg.m02``),
     a struct or class (``struct point``, ``Config``), or '' when it says
     nothing. ``locations`` come innermost first: the line of the error, then
-    notes and outer frames. ``severity`` is "warning" for a compiler warning
-    (gcc before 14 warns of an implicit declaration): no repair target, but
-    it places the linker's error about the same name.
+    notes and outer frames; with ``spans``, the other places the message
+    itself marks (rustc's labels), which lead nowhere outward. ``severity``
+    is "warning" for a compiler warning (gcc before 14 warns of an implicit
+    declaration): no repair target, but it places the linker's error about
+    the same name.
     """
 
     name: str
@@ -58,6 +60,7 @@ class Diagnostic:
     qualifier: str = ""
     locations: tuple[Location, ...] = field(default=())
     severity: str = "error"  # or "warning": it did not stop the build by itself
+    spans: bool = False  # locations past the first are the message's own, not a stack
 
 
 KINDS = ("undefined", "member", "import", "type", "signature", "syntax")

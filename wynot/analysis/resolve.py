@@ -336,8 +336,9 @@ class Resolver:
         rewrite a GOOD line further up its stack (the caller that passes the value),
         else the hunks not applied of the function nearest its innermost frame that
         the diff changes (where the value is made), if that is GOOD's; at most
-        :data:`MAX_REPAIR`."""
-        if self._diff is None or diagnostic.kind == "signature" or len(
+        :data:`MAX_REPAIR`. Not for a message whose places are its own spans
+        (rustc's labels): those are no callers."""
+        if self._diff is None or diagnostic.kind == "signature" or diagnostic.spans or len(
                 diagnostic.locations) < 2:
             return set()
         callers = {p.change for p in self._stack(diagnostic, applied)

@@ -129,7 +129,8 @@ def _module(path: str) -> str:
 def _placed(diagnostic: Diagnostic, where: Location) -> Diagnostic:
     if where in diagnostic.locations or len(diagnostic.locations) >= MAX_FRAMES:
         return diagnostic
-    return replace(diagnostic, locations=(*diagnostic.locations, where))
+    return replace(diagnostic, locations=(*diagnostic.locations, where),
+                   spans=bool(diagnostic.locations))  # a second place is one of its spans
 
 
 def _finish(found: dict[Diagnostic, None], diagnostic: Diagnostic | None,
