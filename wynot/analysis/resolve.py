@@ -102,7 +102,8 @@ class Resolver:
         self._scopes = {cid: scope for cid, scope in (scopes or {}).items() if scope}
         self._modules = _module_files(diff) if diff is not None else {}
         self._includers = _include_adders(diff) if diff is not None else {}
-        self._good_scopes: dict[int, tuple[Scope, ...]] = {}
+        # per file of the diff: GOOD's scopes, and each hunk's GOOD span (_up_the_stack)
+        self._good_sides: dict[int, tuple[tuple[Scope, ...], list[tuple[int, int, int]]]] = {}
 
     def diagnostics(self, output: str) -> list[Diagnostic]:
         """What the output reports: the built-in readers, then the user's patterns.
@@ -350,9 +351,8 @@ class Resolver:
         if good is None:
             return set()
         index, line = good
-        hunks = [(c.id, *_good_span(c.hunk.text, c.hunk.old_start))
-                 for c in self._diff.files[index].changes if c.hunk is not None]
-        for first, last, _ in reversed(self._scopes_of(index)):  # innermost first
+        scopes, hunks = self._good_side(index)
+        for first, last, _ in reversed(scopes):  # innermost first
             if not first <= line <= last:
                 continue
             inside = {cid for cid, start, end in hunks if start <= last and end >= first}
@@ -369,16 +369,19 @@ class Resolver:
                  for location in diagnostic.locations)
         return [where for where in found if where is not None]
 
-    def _scopes_of(self, index: int) -> tuple[Scope, ...]:
+    def _good_side(self, index: int) -> tuple[tuple[Scope, ...], list[tuple[int, int, int]]]:
         """GOOD's scopes of the diff's file ``index``, outer before inner (none for a
-        language without a grammar here)."""
-        if index not in self._good_scopes:
+        language without a grammar here), and (change, first, last) of each of its
+        hunks' GOOD spans; read once per file."""
+        if index not in self._good_sides:
             assert self._diff is not None
             fd = self._diff.files[index]
             language = language_for(fd.old_path) if fd.old_path else None
             side = outline(language, fd.old.data) if language and fd.old is not None else None
-            self._good_scopes[index] = side.scopes if side is not None else ()
-        return self._good_scopes[index]
+            hunks = [(c.id, *_good_span(c.hunk.text, c.hunk.old_start))
+                     for c in fd.changes if c.hunk is not None]
+            self._good_sides[index] = (side.scopes if side is not None else (), hunks)
+        return self._good_sides[index]
 
     def _owners(self, qualifier: str) -> set[int]:
         """Files a dotted module qualifier (``pkg.d008.m03``) names."""
