@@ -247,12 +247,13 @@ class Resolver:
         found: set[int] = set()
         index = self._index
         for diagnostic in self.diagnostics(output):
-            found.update(p.change for p in self._places(diagnostic, applied)
-                         if p.change is not None)
-            if not diagnostic.name:  # its stack's changes, and the repairs read up it
+            # a nameless error: every place of its stack (those _places picks among),
+            # and the repairs read up it
+            places = (self._places(diagnostic, applied) if diagnostic.name
+                      else self._stack(diagnostic, applied))
+            found.update(p.change for p in places if p.change is not None)
+            if not diagnostic.name:
                 found.update(self._up_the_stack(diagnostic, applied))
-                found.update(p.change for p in self._stack(diagnostic, applied)
-                             if p.change is not None)
             name = diagnostic.name.rsplit(".", 1)[-1] if diagnostic.name else ""
             for table in (index.definers, index.removers, index.mentioners):
                 found.update(table.get(name, ()))
