@@ -105,6 +105,46 @@ EXPECTED = {
         ("z", "member", "Point", [("src/lib.rs", 15)]),
         ("gen_u64", "member", "Rng", [("src/lib.rs", 16)]),
         ("fresh", "member", "Rng", [("src/lib.rs", 16), ("src/lib.rs", 7)])],
+    # go: no `error:`; a name qualified by its package, or by the type that lacks
+    # a field or method; other errors nameless at their line, detail lines' places
+    # their spans; a path of the package's own directory read under its import path
+    "go_undefined": [("Missing", "undefined", "", [("pkg/util/use.go", 7)]),
+                     ("Upper", "member", "Parser", [("pkg/util/use.go", 9)]),
+                     ("Join", "signature", "", [("pkg/util/use.go", 10)]),
+                     ("Count", "member", "Parser", [("pkg/util/use.go", 11)]),
+                     ("Helper", "undefined", "", [("pkg/util/use.go", 12)])],
+    "go_declarations": [("", "syntax", "", [("pkg/util/util.go", 9), ("pkg/util/use.go", 14)]),
+                        ("", "syntax", "", [("pkg/util/use.go", 3)]),
+                        ("", "syntax", "", [("pkg/util/use.go", 17)]),
+                        ("Close", "member", "File", [("pkg/util/use.go", 18)]),
+                        ("", "syntax", "", [("pkg/util/use.go", 20)])],
+    "go_test_package": [("Join", "signature", "", [("demo/pkg/util/use.go", 3)]),
+                        ("Renamed", "undefined", "", [("demo/pkg/util/util_test.go", 7)])],
+    "go_imports": [("", "syntax", "", [("demo/cmd/main.go", 5)]),
+                   ("Renamed", "member", "util", [("demo/cmd/main.go", 12)]),
+                   ("title", "member", "Parser", [("demo/cmd/main.go", 12)]),
+                   ("Config", "member", "util", [("demo/cmd/main.go", 13)])],
+    "go_vet": [("Renamed", "member", "util", [("demo/cmd/main.go", 12)])],
+    # tsc, plain and --pretty (colours and all): a module's export, a module, a
+    # type's property; the related places of --pretty are the message's spans
+    "tsc_plain": [("Renamed", "import", "lib.util", [("src/main.ts", 1)]),
+                  ("missing", "import", "lib", [("src/main.ts", 2)]),
+                  ("upper", "member", "Parser", [("src/main.ts", 5)]),
+                  ("", "signature", "", [("src/main.ts", 6)]),
+                  ("helper", "undefined", "", [("src/main.ts", 7)]),
+                  ("", "syntax", "", [("src/main.ts", 8)]),
+                  ("", "syntax", "", [("src/more.ts", 2)]),
+                  ("joined", "member", "util", [("src/more.ts", 2)]),
+                  ("", "syntax", "", [("src/more.ts", 3)])],
+    "tsc_pretty": [("Renamed", "import", "lib.util", [("src/main.ts", 1)]),
+                   ("missing", "import", "lib", [("src/main.ts", 2)]),
+                   ("upper", "member", "Parser", [("src/main.ts", 5)]),
+                   ("", "signature", "", [("src/main.ts", 6), ("src/lib/util.ts", 5)]),
+                   ("helper", "undefined", "", [("src/main.ts", 7)]),
+                   ("", "syntax", "", [("src/main.ts", 8)]),
+                   ("", "syntax", "", [("src/more.ts", 2)]),
+                   ("joined", "member", "util", [("src/more.ts", 2), ("src/lib/util.ts", 5)]),
+                   ("", "syntax", "", [("src/more.ts", 3)])],
 }
 
 

@@ -184,6 +184,7 @@ _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
 _JAVA_LOCATION = re.compile(r"\s+location:\s+(?:variable \w+ of type |class |interface )"
                             r"([\w.]+)")
 _TRACEBACK = "Traceback (most recent call last):"
+_COLOUR = re.compile(r"\x1b\[[0-9;]*[mK]")  # SGR colours, gcc's erase-line
 _IN_FUNCTION = re.compile(rf"[^:]+: In (?:(?:static )?member function|function|constructor|"
                           rf"destructor) {_Q}{_TEXT}{_Q}")
 
@@ -196,12 +197,13 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
     the exception they end with; javac's ``symbol:`` and ``location:`` lines
     complete its ``cannot find symbol``.
     """
+    output = without_colours(output)
     found: list[Diagnostic] = []
     seen: dict[Diagnostic, int] = {}  # index in found
     frames: list[Location] = []  # of the traceback or stack being read, innermost first
     last: int | None = None  # index in found of the diagnostic that notes may extend
     function = ""  # the function gcc said the next errors are in
-    for line in _lines(output):
+    for line in output_lines(output):
         if not any(word in line for word in _WORDS):
             continue
         inside = _IN_FUNCTION.match(line)
@@ -240,9 +242,11 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         last = seen.setdefault(diagnostic, len(found))
         if last == len(found):
             found.append(diagnostic)
-    if "--> " in output:  # rustc's: message and place on separate lines
-        from wynot.analysis.rustc import rustc_diagnostics  # it builds on this module
-        for diagnostic in rustc_diagnostics(output):
+    # tools whose messages have shapes of their own (each reader builds on this module)
+    from wynot.analysis import golang, rustc, tsc
+    for mark, reader in ((rustc.MARK, rustc.rustc_diagnostics), (golang.MARK,
+                         golang.go_diagnostics), (tsc.MARK, tsc.tsc_diagnostics)):
+        for diagnostic in reader(output) if mark in output else ():
             if seen.setdefault(diagnostic, len(found)) == len(found):
                 found.append(diagnostic)
     return _placed_by_warnings(found)
@@ -261,7 +265,13 @@ def _placed_by_warnings(found: list[Diagnostic]) -> list[Diagnostic]:
             and not any(loc.line for loc in d.locations) else d for d in found]
 
 
-def _lines(output: str) -> Iterator[str]:
+def without_colours(output: str) -> str:
+    """``output`` without the terminal's colour codes (gcc's and tsc's when asked
+    for, or forced by a CI), which split a message's words."""
+    return _COLOUR.sub("", output) if "\x1b[" in output else output
+
+
+def output_lines(output: str) -> Iterator[str]:
     """The lines of ``output``, each cut to MAX_LINE characters (linear overall)."""
     start = 0
     while start < len(output):

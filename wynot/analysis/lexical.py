@@ -44,10 +44,13 @@ _DEFINITIONS = [
                r"(?:(?:fn|trait|mod|macro_rules!)\s+([A-Za-z_]\w*)|(?:struct|enum|union)\s+"
                r"([A-Za-z_]\w*)\s*(?:[({<]|where\b))"),
     re.compile(r"^\s*(?:pub(?:\([\w:\s]+\))?\s+)?(?:const|static)\s+(?:mut\s+)?([A-Z_][A-Z0-9_]*)\s*:"),
+    # Go: a function or a method (its receiver first), generic or not; a type
+    re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[(\[]"),
+    re.compile(r"^(?:export\s+)?type\s+([A-Za-z_]\w*)\b"),
 ]
 
 # What every line the patterns above match contains.
-_MAY_DEFINE = re.compile(r"def|class|=|\{|\(|mod\b|struct\b")
+_MAY_DEFINE = re.compile(r"def|class|=|\{|\(|mod\b|struct\b|type\b")
 
 # Words that never carry a dependency in the line scan: keywords and builtins
 # of Python and C. (Token changes use the lexer's token types instead.)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from wynot.analysis.declarations import Declared
 from wynot.analysis.depends import MAX_USERS
-from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics
+from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics, without_colours
 from wynot.analysis.names import MAX_REPAIR, NameIndex
 from wynot.analysis.places import Place, good_line, place
 from wynot.analysis.symbols import Symbols
@@ -46,9 +46,13 @@ SIGNATURE_PATTERNS: tuple[str, ...] = (
 # Node's ReferenceError is Python's NameError: a name no code in scope defines.
 CONSTRUCTION_ERRORS = re.compile("|".join((
     r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
-    r"IndentationError|ReferenceError|error: |undefined reference|fatal error|ld returned)",
+    r"IndentationError|ReferenceError|error: |undefined reference|fatal error|ld returned|"
+    r"\[build failed\]|\[setup failed\]|error TS)",  # go test's; tsc's (error TS2304: ...)
     *SIGNATURE_PATTERNS,
 )))
+# go build, go vet and go run print a compile error as path.go:LINE:COL: message
+# (a failing Go test's own lines, path_test.go:LINE: message, have no column)
+GO_COMPILE_ERROR = re.compile(r"(?m)^(?:vet: )?[^\s:][^:\n]*\.go:\d+:\d+: ")
 
 
 # A diagnostic as the loop tells repeats apart: (name, kind, qualifier, the change
@@ -428,7 +432,9 @@ def _include_adders(diff: Diff) -> dict[int, list[int]]:
 
 
 def _module_files(diff: Diff) -> dict[str, list[int]]:
-    """Dotted module names (every suffix of the path: ``a.b.c``, ``b.c``, ``c``) -> files."""
+    """Dotted module names (every suffix of the path: ``a.b.c``, ``b.c``, ``c``) -> files.
+    A Go package is its directory: each suffix of a ``.go`` file's directory
+    names it too (``util`` of ``util.Join``: every file of ``pkg/util``)."""
     modules: dict[str, list[int]] = {}
     for fd in diff.files:
         for path in {p for p in (fd.old_path, fd.new_path) if p}:
@@ -436,8 +442,12 @@ def _module_files(diff: Diff) -> dict[str, list[int]]:
             parts = stem.split("/")
             if parts[-1] == "__init__":
                 parts = parts[:-1]
-            for start in range(len(parts)):
-                modules.setdefault(".".join(parts[start:]), []).append(fd.index)
+            names = [".".join(parts[start:]) for start in range(len(parts))]
+            if path.endswith(".go"):
+                names += [".".join(parts[start:-1]) for start in range(len(parts) - 1)]
+            for name in dict.fromkeys(names):
+                if fd.index not in modules.setdefault(name, []):
+                    modules[name].append(fd.index)
     return modules
 
 # CONSTRUCTION_ERRORS as searches that take time linear in the output: a
@@ -466,7 +476,10 @@ def is_construction_failure(output: str, extra_patterns: Sequence[str] = ()) -> 
     Linear in the length of ``output`` for the built-in patterns (the
     ``extra_patterns`` are the user's own).
     """
+    output = without_colours(output)
     if any(word in output for word in _PLAIN) or any(w in output for w in NODE_LOADING):
+        return True
+    if ".go:" in output and GO_COMPILE_ERROR.search(output):
         return True
     if (not _PLAIN or _NEEDS_CALL in output) and _CONSTRUCTION_ERRORS_LINEAR.search(output):
         return True

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from wynot.analysis.diagnostics import MAX_FRAMES, MAX_LINE, Diagnostic, Location
+from wynot.analysis.diagnostics import MAX_FRAMES, Diagnostic, Location, output_lines
 
 # a line of this shape is in the output of rustc (or of cargo, which passes it on)
 MARK = "--> "
@@ -74,7 +74,7 @@ def rustc_diagnostics(output: str) -> list[Diagnostic]:
     path = ""  # the file of the last place read: a help quotes lines of it
     helping = False  # a help section began; its first quoted line is a place
     helped: Location | None = None  # the first line a help of the error quotes
-    for line in _lines(output):
+    for line in output_lines(output):
         head = _HEAD.match(line)
         if head is not None:
             _finish(found, current, helped)
@@ -144,6 +144,3 @@ def _finish(found: dict[Diagnostic, None], diagnostic: Diagnostic | None,
         diagnostic = replace(diagnostic, locations=(helped, *rest))
     found.setdefault(diagnostic)
 
-
-def _lines(output: str) -> list[str]:
-    return [line[:MAX_LINE].rstrip("\r") for line in output.split("\n")]
