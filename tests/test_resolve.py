@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wynot.analysis.declarations import hunk_declarations
+from wynot.analysis.declarations import hunk_declarations, outline_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
 from wynot.analysis.model import enclosing_scope
 from wynot.analysis.places import place
@@ -734,3 +734,21 @@ def test_a_nameless_rust_error_is_repaired_where_its_help_points(make_repo, tmp_
     output = rustc_config(diff, {call, define}, tmp_path)
     assert "cannot borrow `*self` as mutable" in output
     assert resolver_for(diff).resolve(output, {call, define}).add == {signature}
+
+
+@pytest.mark.parametrize("language, source, expected", [
+    ("typescript", b"export function concat(a: string) {\n  const x = 1;\n}\n"
+     b"export class Parser {\n  name = \"\";\n  upper(): string { return \"\"; }\n}\n",
+     {(1, "", "concat"), (2, "concat", "x"), (4, "", "Parser"), (5, "Parser", "name"),
+      (6, "Parser", "upper")}),
+    ("go", b"package util\n\nfunc Join(a string) string {\n\tx := a\n\treturn x\n}\n\n"
+     b"func (p Parser) Upper() string { return \"\" }\n",
+     {(3, "", "Join"), (3, "Join", "a"), (8, "", "Upper"), (8, "Upper", "p")}),
+    ("java", b"class Lib {\n    int wrap(int x) {\n        return x;\n    }\n}\n",
+     {(1, "", "Lib"), (2, "Lib", "wrap"), (2, "wrap", "x")}),
+])
+def test_declarations_of_other_languages_come_from_their_outline(
+        language: str, source: bytes, expected: set[tuple[int, str, str]]) -> None:
+    """A method is declared in its class (what `Property 'upper' does not exist
+    on type 'Parser'` asks for), a local or parameter in its function."""
+    assert expected <= set(outline_declarations(language, source))

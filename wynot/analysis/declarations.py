@@ -1,5 +1,6 @@
-"""What C and C++ code declares, and where: locals, parameters, struct members,
-macros, typedefs, enumerators, prototypes and definitions.
+"""What code declares, and where: in C and C++ locals, parameters, struct members,
+macros, typedefs, enumerators, prototypes and definitions; in the other
+languages with a grammar here (Python aside), what their outline reads.
 
 A compiler's ``'offset' undeclared`` in function ``ini_parse`` is repaired by
 the change that declares ``offset`` in that function (or in the file, or a
@@ -18,7 +19,7 @@ from typing import Any
 
 from wynot.analysis.cfunctions import declared_identifier
 from wynot.analysis.lexical import changed_lines
-from wynot.analysis.treesitter import language_for, parse
+from wynot.analysis.treesitter import language_for, outline, parse
 from wynot.changes import Change, FileDiff
 
 Declared = frozenset[tuple[str, str]]  # (scope, name)
@@ -69,14 +70,42 @@ def _text(node: Any) -> str:
     return bytes(node.text).decode("utf-8", errors="replace").rsplit("::", 1)[-1]
 
 
+@functools.lru_cache(maxsize=128)
+def outline_declarations(language: str, source: bytes) -> tuple[tuple[int, str, str], ...]:
+    """(1-based line, scope, name) of every declaration the tree-sitter outline of
+    ``source`` reads (Java, JavaScript, TypeScript, Go, Rust): a function,
+    method or type is in the scope around the one it opens (``upper`` of class
+    ``Parser``), anything else in the innermost function or type around its
+    line; () if unparsable."""
+    side = outline(language, source)
+    if side is None:
+        return ()
+    found: set[tuple[int, str, str]] = set()
+    for line, names in side.declared.items():
+        around = [scope for scope in side.scopes if scope[0] <= line <= scope[1]]
+        for name in names:
+            opened = next((s for s in around if s[0] == line
+                           and s[2].rpartition(".")[2] == name), None)
+            if opened is not None:
+                scope = opened[2].rpartition(".")[0].rpartition(".")[2]
+            else:
+                inner = [s for s in around if s[0] < line or s[2].rpartition(".")[2] != name]
+                scope = inner[-1][2].rpartition(".")[2] if inner else ""
+            found.add((line, scope, name))
+    return tuple(sorted(found))
+
+
 def hunk_declarations(change: Change, fd: FileDiff) -> tuple[Declared, Declared]:
     """(declared by the added lines and not before, declared by the removed lines and
-    no longer): for a hunk of a C or C++ file; two empty sets otherwise."""
+    no longer): for a hunk of a file in a language with a grammar here other than
+    Python's (whose analysis reads its own); two empty sets otherwise."""
     language = language_for(fd.new_path or fd.old_path or "")
-    if change.hunk is None or language not in C_LANGUAGES or fd.old is None or fd.new is None:
+    if (change.hunk is None or language is None or language == "python" or fd.old is None
+            or fd.new is None):
         return frozenset(), frozenset()
+    read = declarations if language in C_LANGUAGES else outline_declarations
     hunk = change.hunk
     removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
-    old = {(s, n) for line, s, n in declarations(language, fd.old.data) if line in removed}
-    new = {(s, n) for line, s, n in declarations(language, fd.new.data) if line in added}
+    old = {(s, n) for line, s, n in read(language, fd.old.data) if line in removed}
+    new = {(s, n) for line, s, n in read(language, fd.new.data) if line in added}
     return frozenset(new - old), frozenset(old - new)

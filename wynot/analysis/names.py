@@ -53,7 +53,7 @@ class NameIndex:
                scopes: Mapping[int, str]) -> tuple[set[int], set[int]]:
         """(fixes, users) for a named diagnostic, the first rule that names any:
 
-        1. a C/C++ declaration of the name in the scope the message gives (the
+        1. a declaration of the name in the scope the message gives (the
            function of an ``undeclared`` (where the message does not say, the
            function of the applied change at its place), else the class of that
            member function; the struct or class of a member), else at file
@@ -104,7 +104,7 @@ class NameIndex:
     def _declared(self, name: str, where: str, applied: frozenset[int], files: set[int],
                   file_of: Mapping[int, int]) -> set[int] | None:
         """Rule 1 for ``name`` reported in the scope ``where``, or None when no
-        C/C++ change declares the name."""
+        change declares the name (:mod:`wynot.analysis.declarations`)."""
         found = [(c, s) for c, s in self.declarers.get(name, ()) if c not in applied]
         if not found:
             return None

@@ -87,8 +87,9 @@ class Resolver:
     ``diff`` lets a diagnostic's location (a line of the tested
     configuration) be mapped back to the hunk there; ``declared`` (change id
     -> (declared, undeclared) (scope, name) pairs, from
-    :func:`~wynot.analysis.declarations.hunk_declarations`) lets a C or C++
-    ``undeclared`` find its declaration. ``scopes`` (change id -> enclosing
+    :func:`~wynot.analysis.declarations.hunk_declarations`) lets an
+    ``undeclared`` name (C, C++), or a member a type lacks (a method of a
+    TypeScript class), find its declaration. ``scopes`` (change id -> enclosing
     function, as grouping sees it) lets a blamed local name be repaired by
     the hunks of the same function. ``files`` (change id -> file) lets a name
     be looked for in the file or module the message names.
