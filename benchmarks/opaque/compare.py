@@ -25,7 +25,9 @@ The cases (``--cases``, default all, in this order):
   calls), ``strsim_jaro_transpositions``, ``fastrand_wyrand_constants`` and
   ``base64_decode_slice_exact`` (Rust built with rustc, which must be on
   ``PATH``), ``tinyxml2_bool_attribute`` (C++, a release that threads line
-  numbers through the parser).
+  numbers through the parser), ``semver_prerelease_and_group`` (Go built with
+  ``go test -c``, offline in GOPATH mode; a function type's signature
+  changed under every function of a map).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -65,7 +67,8 @@ C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
 # held out: shapes the code was not tuned on (another C project, JavaScript, Java, C++)
 HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers",
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
-           "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute"]
+           "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
+           "semver_prerelease_and_group"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
