@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from wynot.analysis.cfunctions import declared_identifier
 from wynot.analysis.lexical import changed_lines
@@ -23,6 +23,15 @@ from wynot.analysis.treesitter import language_for, outline, parse
 from wynot.changes import Change, FileDiff
 
 Declared = frozenset[tuple[str, str]]  # (scope, name)
+
+
+class HunkDeclarations(NamedTuple):
+    """What one hunk does to declarations, each (scope, name)."""
+
+    added: Declared  # declared by its added lines and not by its removed lines
+    removed: Declared  # declared by its removed lines and no longer
+    rewritten: Declared = frozenset()  # declared by both: a declaration's line
+    # rewritten (a signature, a type), which a call or use that no longer fits names
 _AGGREGATES = {"struct_specifier": "struct", "union_specifier": "union",
                "class_specifier": "class", "enum_specifier": "enum"}
 
@@ -95,17 +104,17 @@ def outline_declarations(language: str, source: bytes) -> tuple[tuple[int, str, 
     return tuple(sorted(found))
 
 
-def hunk_declarations(change: Change, fd: FileDiff) -> tuple[Declared, Declared]:
-    """(declared by the added lines and not before, declared by the removed lines and
-    no longer): for a hunk of a file in a language with a grammar here other than
-    Python's (whose analysis reads its own); two empty sets otherwise."""
+def hunk_declarations(change: Change, fd: FileDiff) -> HunkDeclarations:
+    """What a hunk of a file in a language with a grammar here other than Python's
+    (whose analysis reads its own) declares, no longer declares and rewrites;
+    nothing otherwise."""
     language = language_for(fd.new_path or fd.old_path or "")
     if (change.hunk is None or language is None or language == "python" or fd.old is None
             or fd.new is None):
-        return frozenset(), frozenset()
+        return HunkDeclarations(frozenset(), frozenset())
     read = declarations if language in C_LANGUAGES else outline_declarations
     hunk = change.hunk
     removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
     old = {(s, n) for line, s, n in read(language, fd.old.data) if line in removed}
     new = {(s, n) for line, s, n in read(language, fd.new.data) if line in added}
-    return frozenset(new - old), frozenset(old - new)
+    return HunkDeclarations(frozenset(new - old), frozenset(old - new), frozenset(new & old))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wynot.analysis.declarations import Declared
+from wynot.analysis.declarations import HunkDeclarations
 from wynot.analysis.depends import MAX_USERS
 from wynot.analysis.diagnostics import Diagnostic
 from wynot.analysis.symbols import Symbols
@@ -17,7 +17,7 @@ class NameIndex:
     """The changes of a diff by the names they define, remove, declare and use."""
 
     def __init__(self, symbols: Mapping[int, Symbols],
-                 declared: Mapping[int, tuple[Declared, Declared]]):
+                 declared: Mapping[int, HunkDeclarations]):
         self.signers: dict[tuple[str, str], list[int]] = {}
         self.definers: dict[str, list[int]] = {}
         self.removers: dict[str, list[int]] = {}
@@ -44,14 +44,22 @@ class NameIndex:
             for scope, name in sorted(sym.locals_bound):  # a Python class's attributes
                 if scope.startswith("class "):
                     self.declarers.setdefault(name, []).append((cid, scope))
+        self.rewriters: dict[str, list[int]] = {}  # name -> changes that rewrite its declaration
         for cid in sorted(declared):
-            for scope, name in sorted(declared[cid][0]):
+            for scope, name in sorted(declared[cid].added):
                 self.declarers.setdefault(name, []).append((cid, scope))
+            for name in sorted({name for _, name in declared[cid].rewritten}):
+                self.rewriters.setdefault(name, []).append(cid)
 
     def repair(self, diagnostic: Diagnostic, applied: frozenset[int], users: set[int],
                files: set[int], owners: set[int], file_of: Mapping[int, int],
                scopes: Mapping[int, str]) -> tuple[set[int], set[int]]:
         """(fixes, users) for a named diagnostic, the first rule that names any:
+
+        0. for a call or a value that no longer fits (``signature``), the
+           changes that rewrite the line declaring the name (its signature or
+           type), in the module the message names or the file of the error
+           first, else anywhere if few;
 
         1. a declaration of the name in the scope the message gives (the
            function of an ``undeclared`` (where the message does not say, the
@@ -69,9 +77,14 @@ class NameIndex:
            that mentions it (a local variable), else in the file of the error,
            if few.
 
-        Rules 1, 2 and 5 give nothing when more than :data:`MAX_REPAIR` fit.
+        Rules 0, 1, 2 and 5 give nothing when more than :data:`MAX_REPAIR` fit.
         """
         name = diagnostic.name
+        if diagnostic.kind == "signature":  # a call or value that no longer fits
+            rewriters = [c for c in self.rewriters.get(name, ()) if c not in applied]
+            fitting = _narrowest(rewriters, (owners, files), file_of)
+            if fitting:
+                return fitting, users
         unapplied = [c for c in self.mentioners.get(name, ()) if c not in applied]
         mentioning = {c for c in self.mentioners.get(name, ()) if c in applied}
         reported_in = diagnostic.qualifier or _scope_of(users, scopes)

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from wynot.analysis.declarations import Declared
+from wynot.analysis.declarations import HunkDeclarations
 from wynot.analysis.depends import MAX_USERS
 from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics, without_colours
 from wynot.analysis.names import MAX_REPAIR, NameIndex
@@ -98,7 +98,7 @@ class Resolver:
     def __init__(self, symbols: Mapping[int, Symbols], extra_patterns: Sequence[str] = (),
                  scopes: Mapping[int, str] | None = None,
                  files: Mapping[int, int] | None = None, *, diff: Diff | None = None,
-                 declared: Mapping[int, tuple[Declared, Declared]] | None = None):
+                 declared: Mapping[int, HunkDeclarations] | None = None):
         self.patterns = [re.compile(p) for p in extra_patterns]
         self._signature_patterns = [re.compile(p) for p in SIGNATURE_PATTERNS]
         self._diff = diff
