@@ -117,3 +117,33 @@ def test_only_a_configuration_that_repairs_reached_stands_for_a_nominal_answer(
         assert not reached_by_repairs(tester, everything)
         assert not reached_by_repairs(tester, nominal)  # UNRESOLVED alone
         assert reached_by_repairs(tester, repaired)
+
+
+def test_a_context_search_that_found_no_smaller_failure_is_not_made_again(
+        make_repo, tmp_path: Path) -> None:
+    """The test FAILS only with all of a.py, b.py and c.py changed. From dd+'s
+    answer a.py, the context search over b.py and c.py (keeping b.py applied once
+    it PASSED) names c.py: a.py and c.py alone PASS, and the smallest
+    configuration seen to FAIL around them is still the whole diff it searched.
+    That configuration is the answer at once, not a second search inside it."""
+    repo = make_repo("together")
+    check = import_check("from app import a, b, c", "a.V == b.V == c.V == 2")
+    files = {"run_test.py": check, "app/__init__.py": b""}
+    good = repo.commit({**files, **{f"app/{n}.py": b"V = 1\n" for n in "abc"}})
+    bad = repo.commit({**files, **{f"app/{n}.py": b"V = 2\n" for n in "abc"}})
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    everything = frozenset(ids.values())
+    plan = make_plan(diff, ("none",), {}, Dependencies())
+    said: list[object] = []
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        tester.progress = said.append
+        assert tester.run(everything, "premise").outcome is Outcome.FAIL
+        oracle = SearchOracle(tester, Dependencies(), None)
+        found = standalone(tester, plan, oracle, frozenset({ids["app/a.py"]}),
+                           lambda: False, True)
+    assert found == everything
+    lines = [line for line in said if isinstance(line, str)]
+    assert sum("context to fail; searching" in line for line in lines) == 1
+    assert any("only within the 3-change configuration searched" in line for line in lines)
+    assert frozenset({ids["app/a.py"], ids["app/c.py"]}) in [r.ids for r in records]

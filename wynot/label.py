@@ -84,7 +84,10 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
     smallest configuration that really ran and FAILED around it is the answer,
     when a resolution loop reached it and it is smaller than the one the search
     went through, and labelling minimises its context over units
-    (:func:`label`). Raises SearchStopped when the budget runs out.
+    (:func:`label`). So is the configuration the search went through when no
+    smaller one around the grown answer FAILED (all its changes hold each
+    other up: a search inside it again would add one change a round). Raises
+    SearchStopped when the budget runs out.
     """
     searched: frozenset[int] | None = None  # what the last context search went through
     while True:
@@ -102,6 +105,12 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
                             f"{'s' if len(chosen) == 1 else ''} only with what "
                             f"repairs added: the answer is the {len(around)}-change "
                             "configuration that failed, its context minimised by units")
+            return around
+        if around == searched:  # the last search found no smaller failing configuration
+            tester.progress(f"the {plural(len(chosen), 'change')} found fail"
+                            f"{'s' if len(chosen) == 1 else ''} only within the "
+                            f"{len(around)}-change configuration searched: it is the "
+                            "answer, its context minimised by units")
             return around
         if oracle.resolver is not None and worth_growing(chosen, around):  # its errors
             grown = grow(tester, oracle.resolution, chosen, around, stop, "search")
