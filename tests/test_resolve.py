@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from wynot.analysis import resolve
 from wynot.analysis.declarations import hunk_declarations, outline_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
 from wynot.analysis.model import enclosing_scope
@@ -542,6 +543,16 @@ def test_node_reference_errors_are_construction_failures() -> None:
     assert not is_construction_failure(
         "AssertionError [ERR_ASSERTION]: 1 == 2\n    at Object.<anonymous> (/w/t.js:3:8)\n"
         "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n")
+
+
+def test_construction_words_are_found_as_plain_words() -> None:
+    """Every word of the leading group of CONSTRUCTION_ERRORS, escaped ones
+    (go test's ``[build failed]``) included, is looked for with ``in``: a word
+    the pattern escapes must not send every output through the regex."""
+    words = resolve.CONSTRUCTION_ERRORS.pattern.partition(")|")[0][1:].split("|")
+    assert len(resolve._PLAIN) == len(words)
+    assert {"[build failed]", "error TS", "error: "} <= set(resolve._PLAIN)
+    assert is_construction_failure("FAIL\texample.com/x [build failed]\n")
 
 
 def test_a_name_defined_everywhere_points_nowhere(make_repo) -> None:

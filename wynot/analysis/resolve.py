@@ -456,9 +456,13 @@ def _module_files(diff: Diff) -> dict[str, list[int]]:
 # long word is quadratic (40 KB of one word: 37 s), and one character of it
 # is enough to match. Plain words are found with ``in``, far faster than a
 # regular expression tried at every position.
+# The words as the pattern writes them, escapes and all (``\[build failed\]``),
+# and as found in the output (``[build failed]``).
 _WORDS, _, _REST = CONSTRUCTION_ERRORS.pattern.partition(")|")
-_PLAIN = tuple(_WORDS[1:].split("|")) if _WORDS.startswith("(") and _REST else ()
-if not _PLAIN or any(re.escape(w).replace("\\ ", " ") != w for w in _PLAIN):
+_WRITTEN = tuple(_WORDS[1:].split("|")) if _WORDS.startswith("(") and _REST else ()
+_PLAIN = tuple(re.sub(r"\\(.)", r"\1", w) for w in _WRITTEN)
+if not _PLAIN or any(re.escape(p).replace("\\ ", " ") != w for p, w in zip(
+        _PLAIN, _WRITTEN, strict=True)):
     _PLAIN, _REST = (), CONSTRUCTION_ERRORS.pattern
 # Every signature pattern names a call: output without "()" cannot match them.
 _NEEDS_CALL = "()" if all(r"\(\)" in p for p in SIGNATURE_PATTERNS) else ""
