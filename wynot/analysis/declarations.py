@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from wynot.analysis.cfunctions import declared_identifier
 from wynot.analysis.lexical import changed_lines
-from wynot.analysis.treesitter import language_for, outline, parse
+from wynot.analysis.treesitter import Scope, language_for, outline, parse
 from wynot.changes import Change, FileDiff
 
 Declared = frozenset[tuple[str, str]]  # (scope, name)
@@ -90,9 +90,16 @@ def outline_declarations(language: str, source: bytes) -> tuple[tuple[int, str, 
     if side is None:
         return ()
     found: set[tuple[int, str, str]] = set()
-    for line, names in side.declared.items():
-        around = [scope for scope in side.scopes if scope[0] <= line <= scope[1]]
-        for name in names:
+    scopes = iter(side.scopes)  # by first line, outer before inner
+    pending = next(scopes, None)
+    around: list[Scope] = []  # the scopes around ``line``, outer before inner
+    for line in sorted(side.declared):  # one sweep: linear in lines and scopes
+        around = [scope for scope in around if scope[1] >= line]
+        while pending is not None and pending[0] <= line:
+            if pending[1] >= line:
+                around.append(pending)
+            pending = next(scopes, None)
+        for name in side.declared[line]:
             opened = next((s for s in around if s[0] == line
                            and s[2].rpartition(".")[2] == name), None)
             if opened is not None:
