@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from wynot.analysis import resolve
-from wynot.analysis.declarations import hunk_declarations, outline_declarations
+from wynot.analysis.declarations import hunk_declarations, line_edit, outline_declarations
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
 from wynot.analysis.model import enclosing_scope
 from wynot.analysis.places import place
@@ -763,3 +763,18 @@ def test_declarations_of_other_languages_come_from_their_outline(
     """A method is declared in its class (what `Property 'upper' does not exist
     on type 'Parser'` asks for), a local or parameter in its function."""
     assert expected <= set(outline_declarations(language, source))
+
+
+def test_declarations_retyped_alike_have_one_edit() -> None:
+    """The edit of a declaration's line leaves its name out: two functions and a
+    function type given the same parameter are retyped alike; a parameter of
+    another type, or a renaming alone, is another edit (or none)."""
+    gain = line_edit("func less(a, b int) bool {", "func less(a, b int, strict bool) bool {",
+                     "less")
+    assert gain == (((), (",", "strict", "bool")),)
+    assert line_edit("func equal(a, b int) bool {", "func equal(a, b int, strict bool) bool {",
+                     "equal") == gain
+    assert line_edit("type check func(a, b int) bool",
+                     "type check func(a, b int, strict bool) bool", "check") == gain
+    assert line_edit("func f(a, b int) bool {", "func f(a, b int, strict int) bool {", "f") != gain
+    assert line_edit("int count(const char *s);", "int count(const char *s);", "count") == ()

@@ -122,3 +122,45 @@ def test_a_failing_go_test_is_no_construction_failure(make_repo, tmp_path) -> No
     output = go_output(diff, set(), tmp_path / "w", "test", "./...")
     assert "--- FAIL: TestTwice" in output and "util_test.go:7:" in output
     assert not is_construction_failure(output)
+
+
+def table_module(make_repo) -> Diff:
+    """A table of functions of one type (``check``), each function and the type in
+    a hunk of its own; BAD gives all of them a parameter ``strict``, and
+    ``Describe`` (not in the table) a parameter of another type."""
+    functions = {"less": "a < b", "greater": "a > b", "equal": "a == b"}
+
+    def files(bad: bool) -> dict[str, bytes]:
+        extra = ", strict bool" if bad else ""
+        body = b"package table\n\n" + GO_PAD
+        body += b"type check func(a, b int%s) bool\n\n" % extra.encode() + GO_PAD
+        for name, expression in functions.items():
+            body += b"func %s(a, b int%s) bool { return %s }\n\n" % (
+                name.encode(), extra.encode(), expression.encode()) + GO_PAD
+        body += (b"func Describe(a int, verbose bool) string { return \"x\" }\n\n" if bad
+                 else b"func Describe(a int) string { return \"x\" }\n\n") + GO_PAD
+        body += b'var checks = map[string]check{"lt": less, "gt": greater, "eq": equal}\n'
+        return {"go.mod": GO_MOD, "table/table.go": body}
+    repo = make_repo("gotable")
+    good = repo.commit(files(False))
+    bad = repo.commit(files(True))
+    return read_diff(repo.path, good, bad, context=0)
+
+
+def test_a_function_of_a_table_brings_the_others_retyped_alike(make_repo, tmp_path) -> None:
+    """`cannot use less (value of type func(a, b int, strict bool) bool) as type
+    check in map literal`: the repair rewrites `less`'s declaration, and with it
+    the table's type and its other functions, which gain the same parameter
+    (one of them alone is the same error again), not `Describe`, retyped
+    otherwise."""
+    diff = table_module(make_repo)
+    hunk = {name: hunk_of(diff, "table/table.go", f"+func {name}(")
+            for name in ("less", "greater", "equal", "Describe")}
+    kind = hunk_of(diff, "table/table.go", "+type check")
+    (tmp_path / "w").mkdir()
+    output = go_output(diff, {hunk["less"]}, tmp_path / "w", "build", "./...")
+    assert "cannot use less" in output
+    resolution = resolver_for(diff).resolve(output, {hunk["less"]})
+    assert resolution.add == {kind, hunk["greater"], hunk["equal"]}
+    # the sole repair the compiler shows is the declaration the error names
+    assert resolver_for(diff).culprits(output, {hunk["less"]}) <= {kind}

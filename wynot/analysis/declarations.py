@@ -13,7 +13,9 @@ at file level. Pure; uses :mod:`wynot.analysis.treesitter`.
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -23,6 +25,11 @@ from wynot.analysis.treesitter import Scope, language_for, outline, parse
 from wynot.changes import Change, FileDiff
 
 Declared = frozenset[tuple[str, str]]  # (scope, name)
+# How a declaration's line changed, its name left out: for each differing run of
+# tokens, (GOOD's tokens, BAD's tokens). ``constraintTilde(v *Version)`` and
+# ``cfunc func(v *Version)`` both given ``, pre bool`` are retyped alike.
+Edit = tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 class HunkDeclarations(NamedTuple):
@@ -32,6 +39,8 @@ class HunkDeclarations(NamedTuple):
     removed: Declared  # declared by its removed lines and no longer
     rewritten: Declared = frozenset()  # declared by both: a declaration's line
     # rewritten (a signature, a type), which a call or use that no longer fits names
+    edits: frozenset[tuple[str, Edit]] = frozenset()  # (name, how the line
+    # declaring it changed, the name left out: :func:`line_edit`) of each rewritten
 _AGGREGATES = {"struct_specifier": "struct", "union_specifier": "union",
                "class_specifier": "class", "enum_specifier": "enum"}
 
@@ -122,6 +131,47 @@ def hunk_declarations(change: Change, fd: FileDiff) -> HunkDeclarations:
     read = declarations if language in C_LANGUAGES else outline_declarations
     hunk = change.hunk
     removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
-    old = {(s, n) for line, s, n in read(language, fd.old.data) if line in removed}
-    new = {(s, n) for line, s, n in read(language, fd.new.data) if line in added}
-    return HunkDeclarations(frozenset(new - old), frozenset(old - new), frozenset(new & old))
+    old = {(s, n): line for line, s, n in read(language, fd.old.data) if line in removed}
+    new = {(s, n): line for line, s, n in read(language, fd.new.data) if line in added}
+    rewritten = old.keys() & new.keys()
+    edits: set[tuple[str, Edit]] = set()
+    if rewritten:
+        before, after = _changed_texts(hunk.text, hunk.old_start, hunk.new_start)
+        for scope, name in rewritten:
+            edit = line_edit(before[old[scope, name]], after[new[scope, name]], name)
+            if edit:
+                edits.add((name, edit))
+    return HunkDeclarations(frozenset(new.keys() - old.keys()), frozenset(old.keys() - new.keys()),
+                            frozenset(rewritten), frozenset(edits))
+
+
+def line_edit(before: str, after: str, name: str) -> Edit:
+    """How a line declaring ``name`` changed, without the name: the runs of
+    tokens that differ, each with what replaced it; () if only the name did.
+    Two declarations of different names given the same new parameter (or
+    return type) have the same edit."""
+    old = [t for t in _TOKEN.findall(before) if t != name]
+    new = [t for t in _TOKEN.findall(after) if t != name]
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return tuple((tuple(old[i1:i2]), tuple(new[j1:j2]))
+                 for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
+
+
+def _changed_texts(hunk_text: str, old_start: int, new_start: int
+                   ) -> tuple[dict[int, str], dict[int, str]]:
+    """The text of a hunk's removed lines by GOOD line number, and of its added
+    lines by BAD line number."""
+    removed: dict[int, str] = {}
+    added: dict[int, str] = {}
+    old, new = old_start, new_start
+    for line in hunk_text.split("\n")[1:]:
+        if line.startswith("-"):
+            removed[old] = line[1:]
+            old += 1
+        elif line.startswith("+"):
+            added[new] = line[1:]
+            new += 1
+        elif line.startswith(" "):
+            old += 1
+            new += 1
+    return removed, added

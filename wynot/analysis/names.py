@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wynot.analysis.declarations import HunkDeclarations
+from wynot.analysis.declarations import Edit, HunkDeclarations
 from wynot.analysis.depends import MAX_USERS
 from wynot.analysis.diagnostics import Diagnostic
 from wynot.analysis.symbols import Symbols
 
 MAX_REPAIR = 4  # changes one diagnostic may point at (the users of a removed name aside)
+MAX_ALIKE = 16  # declarations retyped alike that rule 0 adds with the one it repairs
 
 
 class NameIndex:
@@ -45,11 +46,17 @@ class NameIndex:
                 if scope.startswith("class "):
                     self.declarers.setdefault(name, []).append((cid, scope))
         self.rewriters: dict[str, list[int]] = {}  # name -> changes that rewrite its declaration
+        self.edits: dict[str, set[Edit]] = {}  # name -> how its declaration's line changed
+        self.makers: dict[Edit, list[int]] = {}  # edit -> the changes that make it
         for cid in sorted(declared):
             for scope, name in sorted(declared[cid].added):
                 self.declarers.setdefault(name, []).append((cid, scope))
             for name in sorted({name for _, name in declared[cid].rewritten}):
                 self.rewriters.setdefault(name, []).append(cid)
+            for name, edit in declared[cid].edits:
+                self.edits.setdefault(name, set()).add(edit)
+                if cid not in self.makers.setdefault(edit, []):
+                    self.makers[edit].append(cid)
 
     def repair(self, diagnostic: Diagnostic, applied: frozenset[int], users: set[int],
                files: set[int], owners: set[int], file_of: Mapping[int, int],
@@ -59,7 +66,8 @@ class NameIndex:
         0. for a call or a value that no longer fits (``signature``), the
            changes that rewrite the line declaring the name (its signature or
            type), in the module the message names or the file of the error
-           first, else anywhere if few;
+           first, else anywhere if few (a repair round adds the declarations
+           retyped alike: :meth:`alike`);
 
         1. a declaration of the name in the scope the message gives (the
            function of an ``undeclared`` (where the message does not say, the
@@ -109,6 +117,20 @@ class NameIndex:
             fixes = near if len(near) <= MAX_REPAIR else set()
             return fixes, mentioning if fixes else set()
         return fixes, mentioning | users
+
+    def alike(self, name: str, applied: frozenset[int]) -> set[int]:
+        """The changes outside ``applied`` that retype other declarations as
+        ``name``'s is retyped (applied or not): the same tokens added or taken
+        away, as a new parameter given to every function of a table and to the
+        table's type, where any of them without the others is the same error
+        again. Nothing when more than :data:`MAX_ALIKE` make one edit (one that
+        common, ``const`` added, says nothing)."""
+        alike: set[int] = set()
+        for edit in self.edits.get(name, ()):
+            makers = self.makers[edit]
+            if len(makers) <= MAX_ALIKE:
+                alike.update(c for c in makers if c not in applied)
+        return alike
 
     def declares(self, name: str) -> bool:
         """Whether any change defines, declares, imports or removes ``name``."""

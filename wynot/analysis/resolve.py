@@ -149,7 +149,10 @@ class Resolver:
         Diagnostics are repaired in the order reported, the first one always,
         the next ones while the round adds at most :data:`MAX_ROUND` changes.
         A call that does not fit a signature is repaired by the changes to
-        that function's parameter or to the calls that pass it.
+        that function's parameter or to the calls that pass it; a value that
+        no longer fits brings the declarations retyped as its own is
+        (:meth:`~wynot.analysis.names.NameIndex.alike`; not a sole repair,
+        which :meth:`culprits` and :meth:`needs_shown` read).
         """
         applied = frozenset(applied)
         add: set[int] = set()
@@ -171,6 +174,8 @@ class Resolver:
             if diagnostic.kind == "signature" and diagnostic.name.rsplit(".")[-1] in repaired:
                 continue
             fixes, users = self._repair(diagnostic, applied)
+            if diagnostic.kind == "signature":
+                fixes |= self._index.alike(diagnostic.name, applied)
             if fixes and (not add or len(add | fixes) <= MAX_ROUND):
                 add.update(fixes)
                 learned.extend((u, c) for u in sorted(users) for c in sorted(fixes))
