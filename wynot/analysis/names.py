@@ -123,14 +123,11 @@ class NameIndex:
         ``name``'s is retyped (applied or not): the same tokens added or taken
         away, as a new parameter given to every function of a table and to the
         table's type, where any of them without the others is the same error
-        again. Nothing when more than :data:`MAX_ALIKE` make one edit (one that
-        common, ``const`` added, says nothing)."""
-        alike: set[int] = set()
-        for edit in self.edits.get(name, ()):
-            makers = self.makers[edit]
-            if len(makers) <= MAX_ALIKE:
-                alike.update(c for c in makers if c not in applied)
-        return alike
+        again. Nothing when more than :data:`MAX_ALIKE` changes make the edits
+        of ``name``'s declarations (one that common, ``const`` added, says
+        nothing)."""
+        makers = {c for edit in self.edits.get(name, ()) for c in self.makers[edit]}
+        return {c for c in makers if c not in applied} if len(makers) <= MAX_ALIKE else set()
 
     def declares(self, name: str) -> bool:
         """Whether any change defines, declares, imports or removes ``name``."""
