@@ -11,9 +11,15 @@ from pathlib import Path
 import pytest
 
 from wynot.analysis import resolve
-from wynot.analysis.declarations import hunk_declarations, line_edit, outline_declarations
+from wynot.analysis.declarations import (
+    HunkDeclarations,
+    hunk_declarations,
+    line_edit,
+    outline_declarations,
+)
 from wynot.analysis.diagnostics import Diagnostic, Location, parse_diagnostics
 from wynot.analysis.model import enclosing_scope
+from wynot.analysis.names import MAX_ALIKE, NameIndex
 from wynot.analysis.places import place
 from wynot.analysis.resolve import Resolver, is_construction_failure
 from wynot.analysis.symbols import analyse_file, change_symbols
@@ -778,3 +784,26 @@ def test_declarations_retyped_alike_have_one_edit() -> None:
                      "type check func(a, b int, strict bool) bool", "check") == gain
     assert line_edit("func f(a, b int) bool {", "func f(a, b int, strict int) bool {", "f") != gain
     assert line_edit("int count(const char *s);", "int count(const char *s);", "count") == ()
+
+
+def test_declarations_retyped_alike_are_few_or_none() -> None:
+    """The changes that retype a name's declarations alike, those not applied;
+    none when more than MAX_ALIKE make its edits together (a name declared on
+    two lines, each edit under the cap, their makers over it)."""
+    gain = line_edit("f(int a)", "f(int a, bool b)", "f")
+    drop = line_edit("g(int a, int c)", "g(int a)", "g")
+
+    def retyping(name: str, *edits: object) -> HunkDeclarations:
+        return HunkDeclarations(frozenset(), frozenset(), frozenset({("", name)}),
+                                frozenset((name, e) for e in edits))
+    declared = {0: retyping("f", gain), 1: retyping("h", gain), 2: retyping("k", gain),
+                3: retyping("other", line_edit("x()", "x(y)", "x"))}
+    index = NameIndex({}, declared)
+    assert index.alike("f", frozenset({0})) == {1, 2}
+    assert index.alike("other", frozenset()) == {3}
+    half = MAX_ALIKE // 2 + 1
+    many = {i: retyping("m", gain if i < half else drop) for i in range(2 * half)}
+    many[2 * half] = retyping("n", gain)
+    index = NameIndex({}, many)
+    assert len(index.alike("n", frozenset())) == half + 1 <= MAX_ALIKE
+    assert index.alike("m", frozenset()) == set()  # both edits: 2 * half > MAX_ALIKE
