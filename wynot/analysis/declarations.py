@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wynot.analysis.cfunctions import declared_identifier
-from wynot.analysis.lexical import changed_lines
+from wynot.analysis.lexical import changed_texts
 from wynot.analysis.treesitter import Scope, language_for, outline, parse
 from wynot.changes import Change, FileDiff
 
@@ -130,17 +130,15 @@ def hunk_declarations(change: Change, fd: FileDiff) -> HunkDeclarations:
         return HunkDeclarations(frozenset(), frozenset())
     read = declarations if language in C_LANGUAGES else outline_declarations
     hunk = change.hunk
-    removed, added = changed_lines(hunk.text, hunk.old_start, hunk.new_start)
-    old = {(s, n): line for line, s, n in read(language, fd.old.data) if line in removed}
-    new = {(s, n): line for line, s, n in read(language, fd.new.data) if line in added}
+    before, after = changed_texts(hunk.text, hunk.old_start, hunk.new_start)
+    old = {(s, n): line for line, s, n in read(language, fd.old.data) if line in before}
+    new = {(s, n): line for line, s, n in read(language, fd.new.data) if line in after}
     rewritten = old.keys() & new.keys()
     edits: set[tuple[str, Edit]] = set()
-    if rewritten:
-        before, after = _changed_texts(hunk.text, hunk.old_start, hunk.new_start)
-        for scope, name in rewritten:
-            edit = line_edit(before[old[scope, name]], after[new[scope, name]], name)
-            if edit:
-                edits.add((name, edit))
+    for scope, name in rewritten:
+        edit = line_edit(before[old[scope, name]], after[new[scope, name]], name)
+        if edit:
+            edits.add((name, edit))
     return HunkDeclarations(frozenset(new.keys() - old.keys()), frozenset(old.keys() - new.keys()),
                             frozenset(rewritten), frozenset(edits))
 
@@ -155,23 +153,3 @@ def line_edit(before: str, after: str, name: str) -> Edit:
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return tuple((tuple(old[i1:i2]), tuple(new[j1:j2]))
                  for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
-
-
-def _changed_texts(hunk_text: str, old_start: int, new_start: int
-                   ) -> tuple[dict[int, str], dict[int, str]]:
-    """The text of a hunk's removed lines by GOOD line number, and of its added
-    lines by BAD line number."""
-    removed: dict[int, str] = {}
-    added: dict[int, str] = {}
-    old, new = old_start, new_start
-    for line in hunk_text.split("\n")[1:]:
-        if line.startswith("-"):
-            removed[old] = line[1:]
-            old += 1
-        elif line.startswith("+"):
-            added[new] = line[1:]
-            new += 1
-        elif line.startswith(" "):
-            old += 1
-            new += 1
-    return removed, added

@@ -265,6 +265,12 @@ def _placed_by_warnings(found: list[Diagnostic]) -> list[Diagnostic]:
             and not any(loc.line for loc in d.locations) else d for d in found]
 
 
+def keep(found: dict[Diagnostic, None], diagnostic: Diagnostic | None) -> None:
+    """Add a diagnostic a reader finished to ``found`` (in order, each once)."""
+    if diagnostic is not None:
+        found.setdefault(diagnostic)
+
+
 def without_colours(output: str) -> str:
     """``output`` without the terminal's colour codes (gcc's and tsc's when asked
     for, or forced by a CI), which split a message's words."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from wynot.analysis.diagnostics import MAX_FRAMES, Diagnostic, Location, output_lines
+from wynot.analysis.diagnostics import MAX_FRAMES, Diagnostic, Location, keep, output_lines
 
 MARK = ".go:"  # output without it has no Go compile error
 
@@ -66,18 +66,18 @@ def go_diagnostics(output: str) -> list[Diagnostic]:
     for line in output_lines(output):
         header = _PACKAGE.match(line)
         if header is not None:
-            _keep(found, current)
+            keep(found, current)
             current, package = None, header.group(1)
             continue
         error = _ERROR.match(line)
         if error is not None:
-            _keep(found, current)
+            keep(found, current)
             where = Location(_path(error.group(1), package), int(error.group(2)))
             current = replace(_message(error.group(3)), locations=(where,))
             continue
         detail = _DETAIL.match(line) if current is not None else None
         if detail is None or current is None:
-            _keep(found, current)
+            keep(found, current)
             current = None
             continue
         missing = _MISSING.search(detail.group(3)) if not current.name else None
@@ -87,7 +87,7 @@ def go_diagnostics(output: str) -> list[Diagnostic]:
         if detail.group(1) is not None and len(current.locations) < MAX_FRAMES:
             where = Location(_path(detail.group(1), package), int(detail.group(2)))
             current = replace(current, locations=(*current.locations, where), spans=True)
-    _keep(found, current)
+    keep(found, current)
     return list(found)
 
 
@@ -109,9 +109,3 @@ def _path(path: str, package: str) -> str:
     if package and package != "command-line-arguments" and "/" not in own:
         return f"{package}/{own}"
     return path
-
-
-def _keep(found: dict[Diagnostic, None], diagnostic: Diagnostic | None) -> None:
-    if diagnostic is not None:
-        found.setdefault(diagnostic)
-

@@ -247,15 +247,23 @@ Changed = tuple[set[int], set[int]]  # line numbers: (removed on GOOD's side, ad
 
 def changed_lines(hunk_text: str, old_start: int, new_start: int) -> Changed:
     """Line numbers of the removed lines (GOOD) and the added lines (BAD) of a hunk."""
-    removed: set[int] = set()
-    added: set[int] = set()
+    removed, added = changed_texts(hunk_text, old_start, new_start)
+    return set(removed), set(added)
+
+
+def changed_texts(hunk_text: str, old_start: int, new_start: int
+                  ) -> tuple[dict[int, str], dict[int, str]]:
+    """The text of a hunk's removed lines by GOOD line number, and of its added
+    lines by BAD line number."""
+    removed: dict[int, str] = {}
+    added: dict[int, str] = {}
     old, new = old_start, new_start
     for line in hunk_text.split("\n")[1:]:
         if line.startswith("-"):
-            removed.add(old)
+            removed[old] = line[1:]
             old += 1
         elif line.startswith("+"):
-            added.add(new)
+            added[new] = line[1:]
             new += 1
         elif line.startswith(" "):
             old += 1

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from wynot.analysis.diagnostics import MAX_FRAMES, Diagnostic, Location, output_lines
+from wynot.analysis.diagnostics import MAX_FRAMES, Diagnostic, Location, keep, output_lines
 
 MARK = "error TS"  # output without it has no TypeScript error
 
@@ -53,7 +53,7 @@ def tsc_diagnostics(output: str) -> list[Diagnostic]:
     for line in output_lines(output):
         head = _PLAIN.match(line) or _PRETTY.match(line)
         if head is not None:
-            _keep(found, current)
+            keep(found, current)
             where = Location(head.group(1), int(head.group(2)))
             current = replace(_message(head.group(3)), locations=(where,))
             continue
@@ -62,7 +62,7 @@ def tsc_diagnostics(output: str) -> list[Diagnostic]:
                 current.locations) < MAX_FRAMES:
             where = Location(related.group(1), int(related.group(2)))
             current = replace(current, locations=(*current.locations, where), spans=True)
-    _keep(found, current)
+    keep(found, current)
     return list(found)
 
 
@@ -89,9 +89,3 @@ def _module(specifier: str) -> str:
     parts = [p for p in specifier.split("/") if p not in (".", "..", "")]
     return ".".join(parts) if all(p.replace("-", "_").isidentifier() for p in parts) else (
         specifier)
-
-
-def _keep(found: dict[Diagnostic, None], diagnostic: Diagnostic | None) -> None:
-    if diagnostic is not None:
-        found.setdefault(diagnostic)
-
