@@ -11,7 +11,7 @@ from wynot.analysis.diagnostics import Diagnostic
 from wynot.analysis.symbols import Symbols
 
 MAX_REPAIR = 4  # changes one diagnostic may point at (the users of a removed name aside)
-MAX_ALIKE = 16  # declarations retyped alike that rule 0 adds with the one it repairs
+MAX_ALIKE = 16  # changes retyping a name's declarations alike that a repair round may add
 
 
 class NameIndex:
@@ -47,7 +47,7 @@ class NameIndex:
                     self.declarers.setdefault(name, []).append((cid, scope))
         self.rewriters: dict[str, list[int]] = {}  # name -> changes that rewrite its declaration
         self.edits: dict[str, set[Edit]] = {}  # name -> how its declaration's line changed
-        self.makers: dict[Edit, list[int]] = {}  # edit -> the changes that make it
+        self.makers: dict[Edit, set[int]] = {}  # edit -> the changes that make it
         for cid in sorted(declared):
             for scope, name in sorted(declared[cid].added):
                 self.declarers.setdefault(name, []).append((cid, scope))
@@ -55,8 +55,7 @@ class NameIndex:
                 self.rewriters.setdefault(name, []).append(cid)
             for name, edit in declared[cid].edits:
                 self.edits.setdefault(name, set()).add(edit)
-                if cid not in self.makers.setdefault(edit, []):
-                    self.makers[edit].append(cid)
+                self.makers.setdefault(edit, set()).add(cid)
 
     def repair(self, diagnostic: Diagnostic, applied: frozenset[int], users: set[int],
                files: set[int], owners: set[int], file_of: Mapping[int, int],

@@ -175,7 +175,7 @@ class Resolver:
                 continue
             fixes, users = self._repair(diagnostic, applied)
             if diagnostic.kind == "signature":
-                fixes |= self._index.alike(diagnostic.name, applied)
+                fixes = fixes | self._index.alike(diagnostic.name, applied)
             if fixes and (not add or len(add | fixes) <= MAX_ROUND):
                 add.update(fixes)
                 learned.extend((u, c) for u in sorted(users) for c in sorted(fixes))
