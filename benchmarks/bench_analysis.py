@@ -70,7 +70,7 @@ def best_cpu(repo: Path, good: str, bad: str, runs: int) -> None:
         diff = read_diff(repo, good, bad, context=3)
         between = time.process_time()
         treesitter._cached_tokens.cache_clear()
-        read_files(diff, range(len(diff.files)))
+        read_files(diff.files, range(len(diff.files)))
         read, files = min(read, between - started), min(files, time.process_time() - between)
     print(f"{len(diff.changes)} changes: best of {runs}: diff read {read:.3f} s of CPU "
           f"(this process), read_files {files:.3f} s")

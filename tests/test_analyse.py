@@ -133,7 +133,7 @@ def test_a_large_diff_is_read_in_worker_processes_with_the_same_result(
     monkeypatch.setattr(analyse_module, "PARALLEL_FROM", 1)
     readings = analyse_module.read_in_parallel(diff, workers=2)
     assert readings is not None
-    alone = read_files(diff, range(len(diff.files)))
+    alone = read_files(diff.files, range(len(diff.files)))
     assert readings == alone
     model, serial = analyse_diff(diff, readings), analyse_diff(diff)
     assert model.symbols == serial.symbols and model.clusters == serial.clusters
@@ -141,6 +141,27 @@ def test_a_large_diff_is_read_in_worker_processes_with_the_same_result(
     got, _ = _run(repo, good, bad, DEFAULT, None)  # the pipeline takes that path too
     assert got.plan == make_plan(diff, DEFAULT.criteria, serial.symbols, serial.dependencies(),
                                  serial.enclosing)
+
+
+def test_with_another_thread_running_the_workers_get_their_files_sent(
+        make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread running (a pool's worktree maker, a terminal's display) rules out
+    forking this process; the workers then come from a fork server, with each
+    share's files sent, and read the same values."""
+    repo, good, bad = project(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    monkeypatch.setattr(analyse_module, "PARALLEL_FROM", 1)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        readings = analyse_module.read_in_parallel(diff, workers=2)
+    finally:
+        release.set()
+        other.join()
+    assert readings is not None
+    assert readings == read_files(diff.files, range(len(diff.files)))
+    assert analyse_module._SHARED is None  # nothing of this diff left for a later fork
 
 
 @pytest.mark.parametrize("threaded", [False, True])
@@ -199,4 +220,4 @@ def test_with_the_collector_paused_each_share_is_frozen_as_it_arrives(
         young = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
     values = [v for v in readings.symbols.values() if gc.is_tracked(v)]
     assert values and not any(id(v) in young for v in values)
-    assert readings == read_files(diff, range(len(diff.files)))
+    assert readings == read_files(diff.files, range(len(diff.files)))

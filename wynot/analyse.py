@@ -31,7 +31,7 @@ from wynot.analysis.grouping import Plan, make_plan
 from wynot.analysis.model import FileReadings, read_files, side_words
 from wynot.analysis.model import analyse as analyse_diff
 from wynot.analysis.symbols import Symbols
-from wynot.changes import Diff
+from wynot.changes import Diff, FileDiff
 from wynot.diffread import read_diff
 from wynot.patch import check_reproduces
 from wynot.result import plural
@@ -139,31 +139,40 @@ def read_in_parallel(diff: Diff, workers: int | None = None,
     """:func:`~wynot.analysis.model.read_files` of every file of a large diff, in
     ``workers`` processes (default: one per CPU this process may use, at most
     ``MAX_WORKERS``); None for a diff under ``PARALLEL_FROM`` changes, or where
-    processes cannot be forked safely (not at all, or while another thread runs:
-    the live progress display on a terminal). ``meanwhile`` runs in this thread
-    while the workers read (not at all when this returns None); what it raises
-    stops them.
+    processes cannot be made. ``meanwhile`` runs in this thread while the
+    workers read (not at all when this returns None); what it raises stops them.
 
-    The workers are forked, so they see the diff without copying it; each
-    reads a share of the files (by size) and sends back what it read, whose
-    values are the same as read here. The CPU time is that of one process
-    plus the transfer; the time it takes is shorter by about the number of
-    CPUs (docs/performance.md). With the collector paused (as :func:`analyse`
-    runs it), each share is collected and frozen as it arrives.
+    Each worker reads a share of the files (by size) and sends back what it
+    read, whose values are the same as read here. With no other thread
+    running, the workers are forked from this process and see the diff
+    without copying it. Otherwise (the pool's worktree threads with ``-j``,
+    a terminal's live progress display) a fork could copy a lock another
+    thread holds, so they are forked from a fresh server process (``forkserver``)
+    and each share's files are sent along. The CPU time is that of one
+    process plus the transfer; the time it takes is shorter by about the
+    number of CPUs (docs/performance.md). With the collector paused (as
+    :func:`analyse` runs it), each share is collected and frozen as it arrives.
     """
     workers = workers or min(MAX_WORKERS, len(os.sched_getaffinity(0))
                              if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-    if (workers < 2 or len(diff.changes) < PARALLEL_FROM
-            or "fork" not in multiprocessing.get_all_start_methods()
-            or threading.active_count() > 1):  # a fork copies no thread, maybe a held lock
+    methods = multiprocessing.get_all_start_methods()
+    alone = threading.active_count() == 1  # a fork copies no thread, maybe a held lock
+    method = "fork" if alone and "fork" in methods else "forkserver"
+    if workers < 2 or len(diff.changes) < PARALLEL_FROM or method not in methods:
         return None
     global _SHARED
-    _SHARED = diff
-    pool = multiprocessing.get_context("fork").Pool(workers)
+    shares = _shares(diff, workers * SHARES_PER_WORKER)
+    context = multiprocessing.get_context(method)
+    if method == "fork":
+        _SHARED = diff
+    else:
+        context.set_forkserver_preload([__name__])  # each worker starts with it imported
+    pool = context.Pool(workers)
     try:
         # Many small shares: the readers end within one share of each other, and
         # the last share's transfer, after every reader is done, is short.
-        parts = pool.imap(_read_part, _shares(diff, workers * SHARES_PER_WORKER))
+        parts = (pool.imap(_read_part, shares) if method == "fork" else
+                 pool.imap(_read_sent, ({i: diff.files[i] for i in share} for share in shares)))
         if meanwhile is not None:
             meanwhile()
         readings = FileReadings({}, {}, {}, {})
@@ -188,7 +197,12 @@ _SHARED: Diff | None = None  # the diff a forked worker reads
 
 def _read_part(indexes: list[int]) -> FileReadings:
     assert _SHARED is not None
-    return read_files(_SHARED, indexes)
+    return read_files(_SHARED.files, indexes)
+
+
+def _read_sent(files: dict[int, FileDiff]) -> FileReadings:
+    """A share read by a worker that has only its files (not forked from the caller)."""
+    return read_files(files, list(files))
 
 
 def _shares(diff: Diff, count: int) -> list[list[int]]:

@@ -3,7 +3,7 @@
 
     python benchmarks/scale/bench_scale.py [--sizes 1000,5000,20000,100000]
         [--workdir /tmp/wynot-scale] [--mode default|flat] [--rerun] [--timeout 1800]
-        [--repeat 1] [--json FILE] [--keep-analysis] [--keep-worktrees]
+        [--repeat 1] [--json FILE] [--keep-analysis] [--keep-worktrees] [--jobs 1]
 
 For each size it generates (or reuses, in ``--workdir``) a repository with
 ``benchmarks/synthetic/generate.py --hunks N --dirs N/50 --seed 1 --no-verify``
@@ -215,15 +215,16 @@ class Marks:
     run_end: list[int]  # ... and when it ended (/proc/PID/schedstat)
 
 
-def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float, keep_worktrees: bool = False
-              ) -> tuple[float, int, float, float, Marks]:
-    """Run wynot once (with ``--keep-worktrees`` if asked). Returns (start, exit code,
-    peak RSS in MiB, CPU seconds, marks)."""
+def run_wynot(repo: Path, workdir: Path, mode: str, timeout: float, keep_worktrees: bool = False,
+              jobs: int = 1) -> tuple[float, int, float, float, Marks]:
+    """Run wynot once (with ``--keep-worktrees`` if asked, with ``-j jobs``). Returns
+    (start, exit code, peak RSS in MiB, CPU seconds, marks)."""
     marks = workdir / "marks"
     marks.unlink(missing_ok=True)
     (workdir / "stamp").touch()
     kept = ["--keep-worktrees"] if keep_worktrees else []
-    argv = [sys.executable, "-m", "wynot", "--json", "-q", *MODES[mode], *kept, "good", "bad", "--",
+    argv = [sys.executable, "-m", "wynot", "--json", "-q", *MODES[mode], *kept, "-j", str(jobs),
+            "good", "bad", "--",
             "bash", str(workdir / "probe.sh")]
     with (workdir / "report.json").open("wb") as out, \
             (workdir / "stderr.txt").open("wb") as err:
@@ -272,7 +273,7 @@ def autocrlf_clone(repo: Path) -> Path:
 
 def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
             copies: int, autocrlf: bool = False, keep_analysis: bool = False,
-            keep_worktrees: bool = False) -> Row:
+            keep_worktrees: bool = False, jobs: int = 1) -> Row:
     repo = ensure_repo(workdir, hunks, timeout, copies)
     case = json.loads(repo.with_suffix(".json").read_text())
     if autocrlf:
@@ -284,7 +285,7 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
     clear_state(repo / ".git" / "wynot", keep_analysis)
     git_diff, git_cpu = time_git_diff(repo)
     subprocess.run(["git", "-C", str(repo), "worktree", "prune"], check=True)  # kept ones gone
-    start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout, keep_worktrees)
+    start, code, rss, cpu, seen = run_wynot(repo, here, mode, timeout, keep_worktrees, jobs)
     starts, ends = seen.starts, seen.ends
     total = (ends[-1] if ends else time.time()) - start
     gaps = [b - a for a, b in zip(ends, starts[1:], strict=False)]
@@ -305,7 +306,8 @@ def measure(workdir: Path, hunks: int, mode: str, rerun: bool, timeout: float,
     if len(seen.run_start) > 2:
         row.first_search_main_cpu = seen.run_start[2] / 1e9
     if rerun:
-        again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout, keep_worktrees)
+        again, row.rerun_exit, _, _, seen = run_wynot(repo, here, mode, timeout, keep_worktrees,
+                                                      jobs)
         row.rerun_first_test = seen.starts[0] - again if seen.starts else None
         row.rerun_first_test_cpu = seen.cpu[0] if seen.cpu else None
         row.rerun_total = (seen.ends[-1] if seen.ends else time.time()) - again
@@ -378,6 +380,9 @@ def main() -> None:
     parser.add_argument("--keep-worktrees", action="store_true",
                         help="run wynot with --keep-worktrees (the rerun reuses the first"
                              " run's worktree)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="run wynot with -j JOBS (its first search test is then the"
+                             " third run to start, speculative or not)")
     parser.add_argument("--autocrlf", action="store_true",
                         help="run in a clone configured with core.autocrlf=true")
     args = parser.parse_args()
@@ -388,7 +393,8 @@ def main() -> None:
         runs = []
         for _ in range(args.repeat):
             runs.append(measure(args.workdir, size, args.mode, args.rerun, args.timeout, copies,
-                                args.autocrlf, args.keep_analysis, args.keep_worktrees))
+                                args.autocrlf, args.keep_analysis, args.keep_worktrees,
+                                args.jobs))
             print(markdown(runs[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
         rows.append(median_row(runs))
     print(markdown(rows))

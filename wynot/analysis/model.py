@@ -12,7 +12,7 @@ plan, the oracle and resolution.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from wynot.analysis.clusters import Cluster, find_clusters, word_counts
@@ -90,8 +90,10 @@ class FileReadings:
         self.tokens.update(other.tokens)
 
 
-def read_files(diff: Diff, indexes: Iterable[int]) -> FileReadings:
-    """Read the files of ``diff`` at ``indexes``: each side parsed once, then each change.
+def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
+               indexes: Iterable[int]) -> FileReadings:
+    """Read ``files`` (a diff's, by index) at ``indexes``: each side parsed once, then
+    each change.
 
     A file's side readings are dropped once its changes are read (the
     returned :class:`FileAnalysis` keeps its imports and scopes): kept, they
@@ -100,7 +102,7 @@ def read_files(diff: Diff, indexes: Iterable[int]) -> FileReadings:
     """
     found = FileReadings({}, {}, {}, {})
     for index in indexes:
-        fd = diff.files[index]
+        fd = files[index]
         fa = analyse_file(fd)
         for change in fd.changes:
             read = read_change(change, fd)
@@ -123,7 +125,7 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
     the files); the others are counted here if the clusters ask.
     """
     if readings is None:
-        readings = read_files(diff, range(len(diff.files)))
+        readings = read_files(diff.files, range(len(diff.files)))
     files = [readings.files[fd.index] for fd in diff.files]
     symbols = {c.id: readings.symbols[c.id] for c in diff.changes}  # in the diff's order
     enclosing = {c.id: readings.enclosing[c.id] for c in diff.changes}
