@@ -69,7 +69,8 @@ C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
 HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers",
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
-           "semver_prerelease_and_group", "pathtoregexp_match_array"]
+           "semver_prerelease_and_group", "pathtoregexp_match_array",
+           "inih_long_line_consume"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
