@@ -443,17 +443,18 @@ def _module_files(diff: Diff) -> dict[str, list[int]]:
     names it too (``util`` of ``util.Join``: every file of ``pkg/util``)."""
     modules: dict[str, list[int]] = {}
     for fd in diff.files:
+        names: dict[str, None] = {}  # this file's, each once (both paths of a rename)
         for path in {p for p in (fd.old_path, fd.new_path) if p}:
             stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
             parts = stem.split("/")
             if parts[-1] == "__init__":
                 parts = parts[:-1]
-            names = [".".join(parts[start:]) for start in range(len(parts))]
+            names.update(dict.fromkeys(".".join(parts[start:]) for start in range(len(parts))))
             if path.endswith(".go"):
-                names += [".".join(parts[start:-1]) for start in range(len(parts) - 1)]
-            for name in dict.fromkeys(names):
-                if fd.index not in modules.setdefault(name, []):
-                    modules[name].append(fd.index)
+                names.update(dict.fromkeys(".".join(parts[start:-1])
+                                           for start in range(len(parts) - 1)))
+        for name in names:
+            modules.setdefault(name, []).append(fd.index)
     return modules
 
 # CONSTRUCTION_ERRORS as searches that take time linear in the output: a
