@@ -150,6 +150,22 @@ def test_a_file_is_rewritten_in_place_only_when_it_is_the_files_one_link(
         assert stat.S_IMODE((root / "d.sh").stat().st_mode) == 0o755
 
 
+def test_a_file_rewritten_in_place_ends_where_its_new_content_ends(make_repo) -> None:
+    """A rewrite writes over the old content and then cuts the file: shorter,
+    empty, longer and equal-length contents in turn leave exactly the new bytes."""
+    repo = make_repo("shorter")
+    good = repo.commit({"a.txt": b"0123456789\n" * 50})
+    with scratch_worktree(repo.path, good, {}) as worktree:
+        full = worktree.root / "a.txt"
+        inode = full.stat().st_ino
+        for data in (b"short\n", b"", b"much longer than before\n" * 80, b"x" * 1920,
+                     b"y" * 1920, b"z\n"):
+            assert worktree.apply({"a.txt": FileState(0o100644, data)}) == 1
+            assert full.read_bytes() == data
+            assert full.stat().st_size == len(data)
+        assert full.stat().st_ino == inode
+
+
 def test_every_file_kind_end_to_end(diff_repo: DiffRepo) -> None:
     """The CLI isolates one hunk among every kind of change, and prints
     non-UTF-8 names and content without crashing."""
