@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_cli_state import leftover_worktrees
 
 from cli_helpers import run_wynot
 from conftest import Executable, GitRepo
@@ -71,6 +72,7 @@ def test_identical_trees_are_no_differences(repo: GitRepo) -> None:
     result = run_wynot("bad", "HEAD", *CHECK, cwd=repo.path)
     assert result.returncode == 3
     assert "no differences between bad and HEAD" in first_error_line(result.stderr)
+    assert leftover_worktrees(repo.path) == []  # the one begun before the diff was read
 
 
 def test_not_a_git_repository(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -143,6 +144,41 @@ def test_a_pool_of_one_makes_its_worktree_ahead_beside_the_caller(make_repo,  # 
     with LocalPool(repo.path, test, 1, warm=first) as pool:
         pool.warm_up_ahead()  # closed at once, perhaps while it is being made
     assert leftover_worktrees(repo.path) == []
+
+
+def test_a_pool_of_one_starts_its_worktree_as_a_process_of_its_own(  # type: ignore[no-untyped-def]
+        make_repo, tmp_path: Path) -> None:
+    """``start_warm_up`` (a first run, before the diff is read): ``git worktree add``
+    runs beside the caller with no thread started (the analysis may fork its
+    readers meanwhile); ``warm_up`` finishes it and the first job takes it.
+    Closed before anyone took it, also while git writes it, it is removed."""
+    repo: GitRepo = make_repo()
+    files = {f"d{i % 7}/f{i}.txt": b"%d\n" % i for i in range(300)}
+    first = repo.commit({**files, "value": b"0\n"})
+    second = repo.commit({"value": b"1\n"})
+    test = Commands(test=("sh", "-c", 'test "$(cat value)" = 0'))
+    threads = threading.active_count()
+    with LocalPool(repo.path, test, 1, warm=first) as pool:
+        pool.start_warm_up()
+        assert threading.active_count() == threads
+        pool.start_warm_up()  # once
+        pool.warm_up()
+        assert len(leftover_worktrees(repo.path)) == 1
+        pool.begin(first, Diff(good=first, bad=second, files=(), changes=()))
+        assert pool.submit(Job(frozenset(), tmp_path / "good.out")).result().outcome \
+            is Outcome.PASS
+        assert len(leftover_worktrees(repo.path)) == 1  # the one begun, taken
+    assert leftover_worktrees(repo.path) == []
+    for pause in (0.0, 0.02, 0.2):
+        with LocalPool(repo.path, test, 1, warm=first) as pool:
+            pool.start_warm_up()
+            time.sleep(pause)
+        assert leftover_worktrees(repo.path) == []
+        assert not (repo.path / ".git" / "worktrees").exists() \
+            or list((repo.path / ".git" / "worktrees").iterdir()) == []
+    with LocalPool(repo.path, test, 1, warm=first, keep=True) as pool:
+        pool.start_warm_up()  # a kept worktree is checked out again instead: not begun
+        assert leftover_worktrees(repo.path) == []
 
 
 def test_jobs_option_values() -> None:

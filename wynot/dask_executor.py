@@ -126,7 +126,7 @@ class DaskExecutor:
     def warm_up(self) -> None:
         """Nothing to prepare here: the workers set themselves up."""
 
-    warm_up_ahead = warm_up
+    warm_up_ahead = start_warm_up = warm_up
 
     def submit(self, job: Job, priority: int = 0) -> DaskHandle:
         name = f"wynot-cancel-{self.session}-{uuid.uuid4().hex}"

@@ -93,6 +93,10 @@ class Executor(Protocol):
         """Prepare, in the calling thread, what the first job needs (the caller has
         time to spare: it waits for other processes)."""
 
+    def start_warm_up(self) -> None:
+        """Start preparing what the first job needs in processes of their own, no
+        thread (the caller may fork meanwhile); :meth:`warm_up` finishes it."""
+
     def warm_up_ahead(self) -> None:
         """Start preparing what the first job needs beside the caller, which has
         work of its own meanwhile (a rerun loading its stored analysis and

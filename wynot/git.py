@@ -8,8 +8,11 @@ hot paths (diffs, blobs, worktrees) use this subprocess helper directly.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,12 +66,7 @@ def git(
     configuration is only read, never changed.
     Raises GitError with git's own message when the command fails.
     """
-    full_env = clean_environment()
-    full_env["LC_ALL"] = "C"
-    if env:
-        full_env.update(env)
-    config = _OUTPUT_CONFIG if checkout else _STABLE_CONFIG
-    cmd = ["git", "-C", str(repo), *config, *args]
+    cmd, full_env = _command(repo, args, env, checkout)
     try:
         proc = subprocess.run(
             cmd, input=input, capture_output=True, env=full_env, check=False
@@ -76,10 +74,75 @@ def git(
     except FileNotFoundError as exc:
         raise GitError("git is not installed or not on PATH") from exc
     if check and proc.returncode != 0:
-        message = os.fsdecode(proc.stderr).strip().splitlines()
-        first = message[-1] if message else f"exit code {proc.returncode}"
-        raise GitError(f"git {args[0]} failed: {first}", details=os.fsdecode(proc.stderr))
+        raise _failure(args, proc.stderr, proc.returncode)
     return proc.stdout
+
+
+class StartedGit:
+    """A git command running beside the caller, as a process of its own (no thread)
+    in a process group of its own: :func:`start_git`. Its output goes to a
+    file, so that much of it (a hook's) cannot fill a pipe and stop it."""
+
+    def __init__(self, process: subprocess.Popen[bytes], args: tuple[str, ...],
+                 output: Path) -> None:
+        self._process, self._args, self._output = process, args, output
+
+    def wait(self) -> None:
+        """Wait until it ends; GitError as :func:`git` raises it when it failed."""
+        code = self._process.wait()
+        if code != 0:
+            raise _failure(self._args, self._output.read_bytes(), code)
+
+    def stop(self) -> None:
+        """End it at once: its process group killed (``git worktree add`` runs a
+        second git that writes the files), then waited for until none is left."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal.SIGKILL)
+        self._process.wait()
+        deadline = time.monotonic() + STOP_SECONDS
+        while time.monotonic() < deadline:  # the group's other members end too
+            try:
+                os.killpg(self._process.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                return
+            time.sleep(0.01)
+
+
+STOP_SECONDS = 5.0  # how long StartedGit.stop waits for a killed group to be gone
+
+
+def start_git(repo: Path, *args: str, output: Path, env: Mapping[str, str] | None = None,
+              checkout: bool = False) -> StartedGit:
+    """Start ``git -C repo ARGS`` as :func:`git` runs it (``env``, ``checkout``), its
+    stdout and stderr written to the new file ``output``; :meth:`StartedGit.wait`
+    for it."""
+    cmd, full_env = _command(repo, args, env, checkout)
+    with open(output, "xb") as sink:
+        try:
+            process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=sink,
+                                       stderr=subprocess.STDOUT, env=full_env,
+                                       start_new_session=True)
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed or not on PATH") from exc
+    return StartedGit(process, args, output)
+
+
+def _command(repo: Path, args: tuple[str, ...], env: Mapping[str, str] | None,
+             checkout: bool) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment :func:`git` runs ``args`` with."""
+    full_env = clean_environment()
+    full_env["LC_ALL"] = "C"
+    if env:
+        full_env.update(env)
+    config = _OUTPUT_CONFIG if checkout else _STABLE_CONFIG
+    return ["git", "-C", str(repo), *config, *args], full_env
+
+
+def _failure(args: tuple[str, ...], stderr: bytes, code: int) -> GitError:
+    """The error of a git command that exited with ``code``: its last line of output."""
+    message = os.fsdecode(stderr).strip().splitlines()
+    first = message[-1] if message else f"exit code {code}"
+    return GitError(f"git {args[0]} failed: {first}", details=os.fsdecode(stderr))
 
 
 def git_text(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:

@@ -174,6 +174,8 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
     store = AnalysisStore(state, good, bad, options) if request.use_cache else None
     if store is not None and store.path.exists():  # a rerun: the worktree beside the load
         executor.warm_up_ahead()
+    else:  # its files written by git while the diff is read (meanwhile finishes it)
+        executor.start_warm_up()
     analysis = store.load(progress) if store is not None else None
     saving = None
     early: list[Tester] = []

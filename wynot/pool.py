@@ -26,7 +26,13 @@ from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
 from wynot.teardown import Removal, signals_deferred, wait_all
-from wynot.worktree import ScratchWorktree, kept_worktree, scratch_worktree
+from wynot.worktree import (
+    BegunWorktree,
+    ScratchWorktree,
+    begin_worktree,
+    kept_worktree,
+    scratch_worktree,
+)
 
 RESULT_POLL_SECONDS = 0.1
 # Inside :func:`removal_after`: where closing pools leave their worktrees' removal.
@@ -128,6 +134,7 @@ class LocalPool:
         self._made: list[ScratchWorktree] = []
         self._making = 0 if self._inline or warm is None else workers
         self._warm = warm if self._inline else None  # made by warm_up, in the caller's thread
+        self._begun: tuple[str, BegunWorktree] | None = None  # start_warm_up's, of that commit
         self._waiting: list[tuple[int, int]] = []
         if self._making:
             self._threads.append(threading.Thread(target=self._make_ahead, args=(warm,),
@@ -150,12 +157,23 @@ class LocalPool:
         """A pool of one makes its worktree of ``warm`` now, in this thread (it has no
         thread of its own to make it ahead); the first job takes it."""
         with self._lock:
-            commit = self._to_warm()
+            commit = self._begun[0] if self._begun else self._to_warm()
         if commit is None:
             return
         made = self._create(commit, {})
         with self._lock:
             self._made.append(made)
+
+    def start_warm_up(self) -> None:
+        """A pool of one starts making its worktree of ``warm`` now, its ``git
+        worktree add`` a process of its own (no thread: the caller may fork
+        meanwhile); :meth:`warm_up` or the first job finishes it. Not for
+        worktrees kept between runs (``keep``), which git checks out again."""
+        with self._held_lock, self._lock:
+            commit = self._to_warm()
+            if commit is None or self._keep or self._closing:
+                return
+            self._begun = (commit, begin_worktree(self.repo, commit))
 
     def warm_up_ahead(self) -> None:
         """A pool of one makes its worktree of ``warm`` in a thread of its own, as a
@@ -174,7 +192,7 @@ class LocalPool:
     def _to_warm(self) -> str | None:
         """The commit a warm-up makes a worktree of; None when there is none, or a
         worktree is made, being made or in use already. Under ``_lock``."""
-        if self._made or self._worktrees or self._making:
+        if self._made or self._worktrees or self._making or self._begun:
             return None
         return self._warm
 
@@ -217,6 +235,9 @@ class LocalPool:
                         thread.join()
                     except KeyboardInterrupt as error:  # the workers first, then leave
                         interrupted = error
+            if self._begun is not None:  # begun, never taken
+                self._held.append(self._begun[1])
+                self._begun = None
             removal = Removal(self._held)  # under way from now on, all at once
             self._held = []
             later = _LATER.get()
@@ -298,8 +319,11 @@ class LocalPool:
         # administrative files ("failed to read .git/worktrees/worktree6/commondir"),
         # and the reclaiming of dead runs' worktrees prunes.
         with self._held_lock:
-            made = kept_worktree if self._keep else scratch_worktree
-            created = made(self.repo, commit, base)
+            begun = None
+            if self._begun is not None and self._begun[0] == commit:
+                begun, self._begun = self._begun[1], None
+            created = (kept_worktree(self.repo, commit, base) if self._keep else
+                       scratch_worktree(self.repo, commit, base, begun=begun))
             fresh = created.__enter__()
             self._held.append(created)
         return fresh

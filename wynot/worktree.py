@@ -23,9 +23,10 @@ from pathlib import Path
 from wynot.changes import FileState
 from wynot.checkout import Converter
 from wynot.errors import GitError
-from wynot.git import find_repo, git
+from wynot.git import StartedGit, find_repo, git, start_git
 from wynot.state import (
     OWNER_ENV,
+    OwnerRecord,
     dead_owners,
     forget_owner,
     owned_prefix,
@@ -228,10 +229,12 @@ _UNKNOWN = object()  # the state of a path not written yet, or lost after an err
 
 @contextlib.contextmanager
 def scratch_worktree(
-    repo: Path, good: str, base: Mapping[str, FileState | None], within: Path | None = None
+    repo: Path, good: str, base: Mapping[str, FileState | None], within: Path | None = None,
+    begun: BegunWorktree | None = None,
 ) -> Iterator[ScratchWorktree]:
     """Create a detached worktree of ``good`` in a new temporary directory (inside
-    ``within`` when given: a directory that goes with its owner).
+    ``within`` when given: a directory that goes with its owner), or finish one
+    :func:`begin_worktree` began (``begun``, of ``good``).
 
     ``base`` is the state of the paths the search will touch, in GOOD. The
     worktree is removed and pruned on exit, also on KeyboardInterrupt and
@@ -241,6 +244,20 @@ def scratch_worktree(
     any run that opens a worktree in the same repository, which first
     reclaims what dead owners left (:func:`reclaim`).
     """
+    begun = begun or begin_worktree(repo, good, within)
+    try:
+        begun.wait()
+        objects = find_repo(repo).git_dir / "objects"
+        converter = Converter(begun.root, begun.parent / "checkout", objects, good, base)
+        yield ScratchWorktree(repo, good, begun.root, base, converter)
+    finally:
+        begun.remove()
+
+
+def begin_worktree(repo: Path, good: str, within: Path | None = None) -> BegunWorktree:
+    """Start making a scratch worktree of ``good``: its ``git worktree add`` runs
+    beside the caller as a process (no thread: the caller may fork meanwhile).
+    :func:`scratch_worktree` finishes it; :meth:`BegunWorktree.remove` undoes it."""
     common = find_repo(repo).git_dir
     state = state_dir(common)
     reclaim(repo, state)
@@ -249,15 +266,46 @@ def scratch_worktree(
     parent = Path(tempfile.mkdtemp(prefix=owned_prefix("worktree"), dir=within))
     root = parent / "worktree"
     record = write_owner(state, root, parent)
+    begun = BegunWorktree(repo, parent, root, record)
     try:
-        add_worktree(repo, root, good)
-        converter = Converter(root, parent / "checkout", common / "objects", good, base)
-        yield ScratchWorktree(repo, good, root, base, converter)
-    finally:
+        begun.adding = start_git(repo, "worktree", "add", "--detach", "--quiet", str(root),
+                                 good, output=parent / "add.out",
+                                 env={OWNER_ENV: owner_token()}, checkout=True)
+    except BaseException:
+        begun.remove()
+        raise
+    return begun
+
+
+class BegunWorktree:
+    """A scratch worktree being made (:func:`begin_worktree`)."""
+
+    def __init__(self, repo: Path, parent: Path, root: Path, record: OwnerRecord) -> None:
+        self.repo, self.parent, self.root, self._record = repo, parent, root, record
+        self.adding: StartedGit | None = None
+
+    def wait(self) -> None:
+        """Wait until ``git worktree add`` is done; GitError if it failed."""
+        if self.adding is not None:
+            adding, self.adding = self.adding, None
+            adding.wait()
+
+    def __enter__(self) -> BegunWorktree:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+    def remove(self) -> None:
+        """Remove the worktree and its directory (``git worktree add`` stopped first
+        if nobody waited for it)."""
         with signals_deferred():  # a second Ctrl-C must not cut the removal short
-            remove_worktree(repo, root)
-            shutil.rmtree(parent, ignore_errors=True)
-            forget_owner(record)
+            if self.adding is not None:  # never waited for: of no use, stopped
+                self.adding.stop()
+                self.adding = None
+            remove_worktree(self.repo, self.root)
+            shutil.rmtree(self.parent, ignore_errors=True)
+            forget_owner(self._record)
 
 
 KEPT = "worktrees"  # in the state directory: the worktrees kept between runs
