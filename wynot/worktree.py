@@ -256,7 +256,8 @@ def scratch_worktree(
 
 def begin_worktree(repo: Path, good: str, within: Path | None = None) -> BegunWorktree:
     """Start making a scratch worktree of ``good``: its ``git worktree add`` runs
-    beside the caller as a process (no thread: the caller may fork meanwhile).
+    beside the caller as a process (no thread: the caller may fork meanwhile),
+    with this run's owner mark, as :func:`add_worktree`'s.
     :func:`scratch_worktree` finishes it; :meth:`BegunWorktree.remove` undoes it."""
     common = find_repo(repo).git_dir
     state = state_dir(common)
@@ -268,8 +269,7 @@ def begin_worktree(repo: Path, good: str, within: Path | None = None) -> BegunWo
     record = write_owner(state, root, parent)
     begun = BegunWorktree(repo, parent, root, record)
     try:
-        begun.adding = start_git(repo, "worktree", "add", "--detach", "--quiet", str(root),
-                                 good, output=parent / "add.out",
+        begun.adding = start_git(repo, *_adding(root, good), output=parent / "add.out",
                                  env={OWNER_ENV: owner_token()}, checkout=True)
     except BaseException:
         begun.remove()
@@ -384,8 +384,12 @@ def remove_kept_worktrees(repo: Path, state: Path) -> int:
 def add_worktree(repo: Path, root: Path, commit: str) -> None:
     """``git worktree add`` of ``commit``, detached, at ``root``; what it starts (a
     checkout hook) carries this run's owner mark, killed with the run's leftovers."""
-    git(repo, "worktree", "add", "--detach", "--quiet", str(root), commit,
-        env={OWNER_ENV: owner_token()}, checkout=True)
+    git(repo, *_adding(root, commit), env={OWNER_ENV: owner_token()}, checkout=True)
+
+
+def _adding(root: Path, commit: str) -> tuple[str, ...]:
+    """The arguments of ``git worktree add`` of ``commit``, detached, at ``root``."""
+    return ("worktree", "add", "--detach", "--quiet", str(root), commit)
 
 
 def reclaim(repo: Path, state: Path) -> int:
