@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -100,15 +101,33 @@ class StartedGit:
             os.killpg(self._process.pid, signal.SIGKILL)
         self._process.wait()
         deadline = time.monotonic() + STOP_SECONDS
-        while time.monotonic() < deadline:  # the group's other members end too
+        while time.monotonic() < deadline and _group_runs(self._process.pid):
+            time.sleep(0.01)  # the group's other members end too
+
+
+STOP_SECONDS = 5.0  # how long StartedGit.stop waits for a killed group to end
+
+
+def _group_runs(group: int) -> bool:
+    """Whether a process of the process group ``group`` still runs. A zombie does
+    not (it only waits to be reaped by whoever inherited it, which in a
+    container may take a second); told apart on Linux (``/proc/*/stat``)."""
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    if not sys.platform.startswith("linux"):
+        return True
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
             try:
-                os.killpg(self._process.pid, 0)
-            except (ProcessLookupError, PermissionError):
-                return
-            time.sleep(0.01)
-
-
-STOP_SECONDS = 5.0  # how long StartedGit.stop waits for a killed group to be gone
+                with open(os.path.join(entry.path, "stat"), "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == group and fields[0] != b"Z":
+                return True
+    return False
 
 
 def start_git(repo: Path, *args: str, output: Path, env: Mapping[str, str] | None = None,
