@@ -5,8 +5,13 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import signal
 import stat
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from conftest import DiffRepo, GitRepo, Symlink
 from wynot.changes import EXECUTABLE, GITLINK, SYMLINK, FileState
@@ -179,3 +184,48 @@ def test_every_file_kind_end_to_end(diff_repo: DiffRepo) -> None:
     assert result.returncode == 0, result.stderr
     assert f"+++ b/{target}" in result.stdout
     assert "1 of " in result.stdout
+
+
+def running_in(directory: Path) -> list[str]:
+    """The command lines of the processes that name ``directory`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if str(directory) in line:
+                found.append(line)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_an_interrupt_while_git_adds_the_worktree_leaves_nothing_behind(
+        make_repo, tmp_path: Path) -> None:
+    """Ctrl-C while ``git worktree add`` writes the files (git runs in a session
+    of its own, so the signal reaches wynot only): git is stopped before the
+    worktree is removed, and nothing is left, neither the worktree nor its
+    directory nor git's record of it."""
+    repo = make_repo("interrupted")
+    good = repo.commit({f"d{i % 20}/f{i}.txt": b"%d\n" % i for i in range(2000)})
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    within = tmp_path / "scratch"
+    within.mkdir()
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(KeyboardInterrupt), scratch_worktree(repo.path, good, {}, within):
+            time.sleep(10)  # reached only if git was done within 50 ms
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert running_in(within) == []  # git stopped, not left to end on its own
+    time.sleep(0.5)  # a git left running would go on writing meanwhile
+    assert list(within.iterdir()) == []
+    assert worktrees(repo)[1:] == []
+    admin = repo.path / ".git" / "worktrees"
+    assert not admin.exists() or list(admin.iterdir()) == []

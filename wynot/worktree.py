@@ -285,10 +285,16 @@ class BegunWorktree:
         self.adding: StartedGit | None = None
 
     def wait(self) -> None:
-        """Wait until ``git worktree add`` is done; GitError if it failed."""
+        """Wait until ``git worktree add`` is done; GitError if it failed. Interrupted
+        (Ctrl-C reaches wynot, not git, in its own session), git still runs, and
+        :meth:`remove` stops it."""
         if self.adding is not None:
-            adding, self.adding = self.adding, None
-            adding.wait()
+            try:
+                self.adding.wait()
+            except GitError:  # git has ended
+                self.adding = None
+                raise
+            self.adding = None
 
     def __enter__(self) -> BegunWorktree:
         return self
