@@ -8,17 +8,14 @@ hot paths (diffs, blobs, worktrees) use this subprocess helper directly.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from wynot.errors import GitError
+from wynot.process import kill_group, wait_group_ended
 
 # Settings that make git's output independent of the user's configuration.
 _OUTPUT_CONFIG = (
@@ -96,38 +93,9 @@ class StartedGit:
 
     def stop(self) -> None:
         """End it at once: its process group killed (``git worktree add`` runs a
-        second git that writes the files), then waited for until none is left."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signal.SIGKILL)
-        self._process.wait()
-        deadline = time.monotonic() + STOP_SECONDS
-        while time.monotonic() < deadline and _group_runs(self._process.pid):
-            time.sleep(0.01)  # the group's other members end too
-
-
-STOP_SECONDS = 5.0  # how long StartedGit.stop waits for a killed group to end
-
-
-def _group_runs(group: int) -> bool:
-    """Whether a process of the process group ``group`` still runs. A zombie does
-    not (it only waits to be reaped by whoever inherited it, which in a
-    container may take a second); told apart on Linux (``/proc/*/stat``)."""
-    try:
-        os.killpg(group, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    if not sys.platform.startswith("linux"):
-        return True
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(os.path.join(entry.path, "stat"), "rb") as stat:
-                    fields = stat.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[2]) == group and fields[0] != b"Z":
-                return True
-    return False
+        second git that writes the files), then waited for until none of it runs."""
+        kill_group(self._process)
+        wait_group_ended(self._process.pid)
 
 
 def start_git(repo: Path, *args: str, output: Path, env: Mapping[str, str] | None = None,

@@ -34,6 +34,7 @@ from wynot.state import OWNER_ENV, kill_marked, owner_token
 
 KILL_GRACE_SECONDS = 2.0
 DRAIN_SECONDS = 1.0  # reading what a killed group left in the pipe
+GROUP_END_SECONDS = 5.0  # how long wait_group_ended waits for a killed group
 HELD_SECONDS = 0.05  # a pipe not closed this long after the group's kill is held by an escapee
 TEST_ENV = "WYNOT_TEST"  # each command's own id, ``<owner token>.<n>``
 _TEST_IDS = itertools.count(1)
@@ -260,6 +261,37 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+def wait_group_ended(group: int, seconds: float = GROUP_END_SECONDS) -> None:
+    """Wait, at most ``seconds``, until no process of the killed process group
+    ``group`` runs (after :func:`kill_group`, whose leader is reaped: its other
+    members, on their way out, may still be writing)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and _group_runs(group):
+        time.sleep(0.01)
+
+
+def _group_runs(group: int) -> bool:
+    """Whether a process of the process group ``group`` still runs. A zombie does
+    not (it only waits to be reaped by whoever inherited it, which in a
+    container may take a second); told apart on Linux (``/proc/*/stat``)."""
+    try:
+        os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    if not sys.platform.startswith("linux"):
+        return True
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(os.path.join(entry.path, "stat"), "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == group and fields[0] != b"Z":
+                return True
+    return False
 
 
 class _Guard:
