@@ -32,7 +32,11 @@ from wynot.analysis.diagnostics import MAX_FRAMES, Diagnostic, Location, keep, o
 
 MARK = ".go:"  # output without it has no Go compile error
 
-_ERROR = re.compile(r"(?:vet: )?([^\s:][^:]*\.go):(\d+):\d+: (.*)")
+# path.go:LINE:COL: at a line's start (a failing Go test's own lines,
+# path_test.go:LINE: message, have no column)
+_PLACE = r"(?:vet: )?([^\s:][^:\n]*\.go):(\d+):\d+: "
+_ERROR = re.compile(_PLACE + "(.*)")
+COMPILE_ERROR = re.compile("(?m)^" + _PLACE)  # searched for in a whole output
 _PACKAGE = re.compile(r"# (\S+)")
 _DETAIL = re.compile(r"\t(?:([^\s:][^:]*\.go):(\d+):\d+: )?(.*)")
 _N = r"([A-Za-z_]\w*)"

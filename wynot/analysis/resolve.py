@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from wynot.analysis import golang
 from wynot.analysis.declarations import HunkDeclarations
 from wynot.analysis.depends import MAX_USERS
 from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics, without_colours
@@ -50,9 +51,6 @@ CONSTRUCTION_ERRORS = re.compile("|".join((
     r"\[build failed\]|\[setup failed\]|error TS)",  # go test's; tsc's (error TS2304: ...)
     *SIGNATURE_PATTERNS,
 )))
-# go build, go vet and go run print a compile error as path.go:LINE:COL: message
-# (a failing Go test's own lines, path_test.go:LINE: message, have no column)
-GO_COMPILE_ERROR = re.compile(r"(?m)^(?:vet: )?[^\s:][^:\n]*\.go:\d+:\d+: ")
 
 
 # A diagnostic as the loop tells repeats apart: (name, kind, qualifier, the change
@@ -490,7 +488,7 @@ def is_construction_failure(output: str, extra_patterns: Sequence[str] = ()) -> 
     output = without_colours(output)
     if any(word in output for word in _PLAIN) or any(w in output for w in NODE_LOADING):
         return True
-    if ".go:" in output and GO_COMPILE_ERROR.search(output):
+    if golang.MARK in output and golang.COMPILE_ERROR.search(output):  # go build, vet, run
         return True
     if (not _PLAIN or _NEEDS_CALL in output) and _CONSTRUCTION_ERRORS_LINEAR.search(output):
         return True
