@@ -144,6 +144,13 @@ def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[
     return min(failing, key=len, default=None)
 
 
+def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], split: Split[int],
+             keep_passing: bool, stop: Stop | None = None) -> frozenset[int]:
+    """dd+ as the search runs it: with *keep passing*, the complements only."""
+    return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
+                   complements_only=keep_passing)
+
+
 def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                    applied: frozenset[int], split: Split[int], stop: Stop | None,
                    keep_passing: bool) -> frozenset[int]:
@@ -161,8 +168,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        found = dd_plus(changes, answer, split=split, keep_passing=keep_passing,
-                        complements_only=keep_passing)
+        found = _dd_plus(changes, answer, split, keep_passing)
         answers.add(found)
         return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
 
@@ -181,8 +187,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
             again=likely)
 
     if tester.executor.workers < 2:
-        return dd_plus(changes, ask, split=split, stop=stop, keep_passing=keep_passing,
-                       complements_only=keep_passing)
+        return _dd_plus(changes, ask, split, keep_passing, stop)
     split = remembered(split)  # the replays split the same runs again and again
     def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
         closed = oracle.deps.is_closed(applied | config)
@@ -192,8 +197,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                      tester.guesses(changes), ready)
     tester.replan = lambda: announce(test.plan())
     try:
-        found = dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
-                        complements_only=keep_passing)
+        found = _dd_plus(changes, test, split, keep_passing, stop)
         test.settle()  # the answer alone, its labels and its second run: ahead
         return found
     finally:
@@ -211,8 +215,7 @@ def first_questions(tester: Tester, deps: Dependencies, changes: list[int], spli
         return []
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        return dd_plus(changes, answer, split=split, keep_passing=keep_passing,
-                       complements_only=keep_passing)
+        return _dd_plus(changes, answer, split, keep_passing)
 
     return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
         config) else Outcome.UNRESOLVED,
