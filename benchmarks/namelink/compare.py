@@ -2,12 +2,14 @@
 """Run wynot (default and flat dd+) on generated run-time name-linking repositories.
 
     python3 benchmarks/namelink/compare.py --workdir DIR [--sizes 100,5000] [--seed 1]
-        [--modes default,flat] [--max-tests 300] [--timeout 60] [--wall-limit 3600]
+        [--langs python,javascript,c] [--modes default,flat] [--max-tests 300]
+        [--timeout 60] [--wall-limit 3600]
         [--wynot CMD] [--markdown] [--json-out FILE]
 
-For each size the repository is generated with generate.py into
-``DIR/namelink-h<size>-s<seed>`` (reused when it is already there), then wynot
-runs once per mode with ``--json --no-cache --max-tests N --patch FILE``:
+For each language and size the repository is generated with generate.py into
+``DIR/namelink-h<size>-s<seed>`` (python), ``DIR/namelink-js-h<size>-s<seed>``
+or ``DIR/namelink-c-h<size>-s<seed>`` (reused when it is already there), then
+wynot runs once per mode with ``--json --no-cache --max-tests N --patch FILE``:
 
 * default: wynot's default options
 * flat:    ``--group none --no-predict --no-resolve --no-keep-passing``
@@ -33,15 +35,16 @@ import generate  # noqa: E402
 import wynotrun  # noqa: E402
 
 
-def build(workdir: Path, size: int, seed: int) -> tuple[Path, dict]:
-    """The generated repository for this size and seed, and its description."""
-    repo = workdir / f"namelink-h{size}-s{seed}"
+def build(workdir: Path, size: int, seed: int, lang: str = "python") -> tuple[Path, dict]:
+    """The generated repository for this language, size and seed, and its description."""
+    tag = generate.LANG[lang].tag
+    repo = workdir / f"namelink-{tag + '-' if tag else ''}h{size}-s{seed}"
     meta = repo.with_suffix(".json")
     if not (repo / ".git").exists() or not meta.is_file():
         if repo.exists():
             raise SystemExit(f"compare: {repo} exists but is incomplete; remove it")
         print(f"compare: generating {repo} ...", file=sys.stderr, flush=True)
-        generate.generate(repo, size, seed)
+        generate.generate(repo, size, seed, lang=lang)
     return repo, json.loads(meta.read_text(encoding="utf-8"))
 
 
@@ -69,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir", type=Path, required=True)
     ap.add_argument("--sizes", default="100,5000")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--langs", default="python",
+                    help="comma-separated, of: " + ", ".join(generate.LANGS))
     ap.add_argument("--modes", default="default,flat")
     ap.add_argument("--max-tests", type=int, default=300)
     ap.add_argument("--timeout", type=float, default=60, help="wynot --timeout per test")
@@ -81,8 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     workdir = args.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     rows = []
-    for size in [int(s) for s in args.sizes.split(",")]:
-        repo, meta = build(workdir, size, args.seed)
+    langs = args.langs.split(",")
+    for lang in langs:
+        if lang not in generate.LANGS:
+            ap.error(f"--langs: unknown language {lang!r} (one of {', '.join(generate.LANGS)})")
+    for lang, size in [(lang, int(s)) for lang in langs for s in args.sizes.split(",")]:
+        repo, meta = build(workdir, size, args.seed, lang)
         for mode in args.modes.split(","):
             print(f"compare: {repo.name} [{mode}] ...", file=sys.stderr, flush=True)
             run = wynotrun.run_wynot(shlex.split(args.wynot), repo, meta["test_command"], mode,
