@@ -144,6 +144,34 @@ def test_python_runtime_names_in_strings_link_the_rename_across_files(make_repo)
     assert cluster_with(analysis, hunk(diff, "pkg/m3.py", "X = 3")) == frozenset()
 
 
+def test_commonjs_exports_renamed_with_the_strings_that_name_them_are_linked(make_repo) -> None:
+    """Every module exports f0 by assignment; one renames it, with a caller elsewhere
+    that looks it up by its module's path and its name at run time."""
+    c = pad("//")
+    modules = {f"pkg/m{i}.js": b"exports.f0 = function (x) {\n  return %d;\n};\n" % i + c
+               + b"exports.X = 1;\n" for i in range(4)}
+    caller = (b'const registry = require("./registry");\n' + c
+              + b'exports.g = (x) => registry.call("pkg/m2", "f0", x);\n')
+    good = {**modules, "pkg/caller.js": caller}
+    bad = dict(good)
+    bad["pkg/m2.js"] = modules["pkg/m2.js"].replace(b"exports.f0 =", b"exports.f0_v2 =")
+    bad["pkg/m3.js"] = modules["pkg/m3.js"].replace(b"X = 1", b"X = 3")
+    bad["pkg/caller.js"] = caller.replace(b'"f0"', b'"f0_v2"')
+    diff, analysis = analysed(make_repo("commonjs"), good, bad)
+    rename = {hunk(diff, "pkg/m2.js", "f0_v2"), hunk(diff, "pkg/caller.js", "f0_v2")}
+    assert cluster_with(analysis, min(rename)) == rename
+    assert cluster_with(analysis, hunk(diff, "pkg/m3.js", "X = 3")) == frozenset()
+
+
+def test_javascript_functions_given_to_members_and_keys_are_definitions() -> None:
+    source = (b"exports.parse = function (x) { return x; };\n"
+              b"Lexer.prototype.token = async (src) => src;\n"
+              b"module.exports = { render: function () {}, lex() {}, limit: 3 };\n"
+              b"state.count = 3;\nrun(options.parse);\n")
+    for language in ("javascript", "typescript"):
+        assert tokens(language, source).defined == {"parse", "token", "render", "lex"}
+
+
 def test_a_common_respelling_without_a_declaration_links_nothing(make_repo) -> None:
     """The same edit of a library call in many places is many edits, not one."""
     c = pad("#")

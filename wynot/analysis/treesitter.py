@@ -12,7 +12,11 @@ What is read here, generically over the grammars' node types:
   and the words inside string literals; keywords, operators, numbers and
   comments are not tokens;
 * *definitions*: the name of a declaration (the ``name`` field of its node,
-  or the ``declarator`` of a C function or variable);
+  or the ``declarator`` of a C function or variable), and in JavaScript and
+  TypeScript the member a function is assigned to or keyed by
+  (``exports.parse = function``, ``Lexer.prototype.token = (src) => ...``,
+  ``{ parse: function () {} }``): CommonJS modules and prototypes define
+  their functions so;
 * *outline* (:func:`outline`): the functions, methods and types of a file
   side with their line spans, for grouping by enclosing function, its
   declarations by line, and, in JavaScript, the function bodies that loading
@@ -125,6 +129,7 @@ def _grammar(language: str) -> _Grammar | None:
                     definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor)
 
 
+_FUNCTION_VALUES = "[(function_expression) (arrow_function) (generator_function) (class)]"
 # The name a declaration introduces: its ``name`` field in most grammars, the
 # ``declarator`` of a C or C++ function, variable or typedef.
 _DEFINITION_PATTERNS = (
@@ -133,8 +138,14 @@ _DEFINITION_PATTERNS = (
     "(init_declarator declarator: (_) @def) @declaration",
     "(type_definition declarator: (_) @def) @declaration",
     "(pointer_declarator declarator: (_) @def) @declaration",
+    # A function given to a member or an object key (JavaScript, TypeScript):
+    # the member is what the function is called by.
+    "(assignment_expression left: (member_expression property: (_) @def) "
+    f"right: {_FUNCTION_VALUES}) @assigned",
+    f"(pair key: (_) @def value: {_FUNCTION_VALUES}) @assigned",
 )
-# Nodes whose ``name`` field names something they use, not something they declare.
+# Nodes whose ``name`` field names something they use, not something they declare
+# (a member assigned a function, ``@assigned``, is declared whatever its node).
 _USES = ("invocation", "call", "access", "reference", "expression", "selector")
 
 
@@ -209,9 +220,9 @@ def _declared(grammar: _Grammar, root: Any) -> list[tuple[int, str]]:
     """(line, name) of every name a declaration under ``root`` introduces."""
     found: list[tuple[int, str]] = []
     for _, match in grammar.cursor(grammar.definitions).matches(root):
-        (node,), (declaration,) = match["def"], match["declaration"]
+        (node,), declaration = match["def"], match.get("declaration")
         if (node.child_count == 0 and node.type.endswith("identifier")
-                and not any(word in declaration.type for word in _USES)):
+                and not (declaration and any(word in declaration[0].type for word in _USES))):
             found.append((node.start_point[0] + 1, node.text.decode("utf-8", errors="replace")))
     return found
 
