@@ -3,7 +3,8 @@
 :func:`analyse` reads every file side once (:func:`~wynot.analysis.symbols.
 analyse_file`), then every change: its symbols (line scan and Python
 ``ast``), its enclosing function or class, and its token change (tree-sitter
-tokens of its two sides). From the token changes it finds the clusters by
+tokens of its two sides, or a Pygments lexer's where tree-sitter has no
+grammar: :mod:`wynot.analysis.lexers`). From the token changes it finds the clusters by
 change (:mod:`wynot.analysis.clusters`). :class:`Analysis` holds no syntax
 tree, so it can be kept between runs (pickled) and handed to the search
 plan, the oracle and resolution.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from wynot.analysis.clusters import Cluster, find_clusters, word_counts
 from wynot.analysis.depends import Dependencies, derive
+from wynot.analysis.lexers import lexed_tokens, lexer_for
 from wynot.analysis.lexical import (
     NO_TOKEN_CHANGE,
     Changed,
@@ -33,7 +35,7 @@ from wynot.analysis.symbols import (
     analyse_file,
     change_symbols,
 )
-from wynot.analysis.treesitter import Outline, language_for, tokens
+from wynot.analysis.treesitter import Outline, Tokens, language_for, tokens
 from wynot.changes import Change, ChangeKind, Diff, FileDiff
 
 
@@ -80,7 +82,7 @@ class FileReadings:
     files: dict[int, FileAnalysis]  # by file index
     symbols: dict[int, Symbols]
     enclosing: dict[int, str]
-    tokens: dict[int, TokenChange]  # the changes of files tree-sitter reads
+    tokens: dict[int, TokenChange]  # the changes of files tree-sitter or a lexer reads
 
     def update(self, other: FileReadings) -> None:
         """Add another part's readings to these."""
@@ -104,6 +106,7 @@ def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
     for index in indexes:
         fd = files[index]
         fa = analyse_file(fd)
+        lexer = _lexer(fd) if fa.language is None else None
         for change in fd.changes:
             read = read_change(change, fd)
             found.symbols[change.id] = change_symbols(change, fd, fa, read)
@@ -111,6 +114,8 @@ def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
             if fa.language is not None:
                 found.tokens[change.id] = _token_change(change, fd, fa,
                                                         found.symbols[change.id], read)
+            elif lexer is not None:
+                found.tokens[change.id] = _lexed_change(change, fd, lexer, read)
         found.files[index] = FileAnalysis(fa.index, fa.language, fa.symbols, scopes=fa.scopes)
     return found
 
@@ -157,9 +162,11 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
 
 def side_words(diff: Diff, side: str) -> Counter[bytes]:
     """How often each word occurs on one side (``"old"`` or ``"new"``) of the files
-    tree-sitter reads: the rarity of names, for the clusters."""
+    whose tokens are read (by tree-sitter or a lexer): the rarity of names, for
+    the clusters."""
     states = (getattr(fd, side) for fd in diff.files
-              if language_for(fd.old_path or fd.new_path or "") is not None)
+              if language_for(fd.old_path or fd.new_path or "") is not None
+              or _lexer(fd) is not None)
     return word_counts(s.data for s in states if s is not None)
 
 
@@ -208,14 +215,44 @@ def _token_change(change: Change, fd: FileDiff, fa: FileAnalysis, sym: Symbols,
             new_defined = _declared_on(fa.outline_new, changed[1])
         return token_change(old.sequence, new.sequence, old_defined=old_defined,
                             new_defined=new_defined)
+    language = fa.language
+    return _whole_file_change(change, fd, lambda text: tokens(language, text))
+
+
+def _lexed_change(change: Change, fd: FileDiff, lexer: str,
+                  read: tuple[list[str], list[str], Changed | None]) -> TokenChange:
+    """The tokens a change removes and adds, read by the Pygments lexer ``lexer`` (a
+    file tree-sitter has no grammar for), declarations from the same lines."""
+    removed, added, changed = read
+    if change.hunk is not None and changed is not None:
+        old = lexed_tokens(lexer, "\n".join(removed).encode())
+        new = lexed_tokens(lexer, "\n".join(added).encode())
+        return token_change(old.sequence, new.sequence, old_defined=old.defined,
+                            new_defined=new.defined)
+    return _whole_file_change(change, fd, lambda text: lexed_tokens(lexer, text))
+
+
+def _whole_file_change(change: Change, fd: FileDiff,
+                       lex: Callable[[bytes], Tokens]) -> TokenChange:
+    """The token change of a file added or deleted whole (none for other changes
+    without a hunk: a mode, a rename alone)."""
     if change.kind is ChangeKind.ADD and fd.new is not None:
-        old, new = tokens(fa.language, b""), tokens(fa.language, fd.new.data)
+        old, new = lex(b""), lex(fd.new.data)
     elif change.kind is ChangeKind.DELETE and fd.old is not None:
-        old, new = tokens(fa.language, fd.old.data), tokens(fa.language, b"")
+        old, new = lex(fd.old.data), lex(b"")
     else:
         return NO_TOKEN_CHANGE
     return token_change(old.sequence, new.sequence, old_defined=old.defined,
                         new_defined=new.defined)
+
+
+def _lexer(fd: FileDiff) -> str | None:
+    """The Pygments lexer of a file tree-sitter has no grammar for, chosen by its
+    name and first bytes; None for prose, binary data or no lexer."""
+    side = fd.new if fd.new is not None else fd.old
+    if side is None or b"\0" in side.data[:8000]:
+        return None
+    return lexer_for(fd.new_path or fd.old_path or "", side.data)
 
 
 def _module_path(path: str) -> tuple[str, ...]:
