@@ -27,10 +27,9 @@ import functools
 import re
 from typing import Any
 
-from pygments.lexers import get_all_lexers, get_lexer_by_name
-from pygments.token import Error, Name, String
-
 from wynot.analysis.treesitter import Tokens
+
+# Pygments is imported when a file needs it (5-10 ms, most diffs never do).
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Lexers of prose, by their module in pygments.lexers: what they mark up is text.
@@ -59,6 +58,7 @@ def lexer_for(path: str, sample: bytes = b"") -> str | None:
 @functools.cache
 def _patterns() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Each lexer's first alias and the file name patterns it claims."""
+    from pygments.lexers import get_all_lexers
     return tuple((aliases[0], tuple(filenames))
                  for _, aliases, filenames, _ in get_all_lexers(plugins=False)
                  if aliases and filenames)
@@ -67,6 +67,7 @@ def _patterns() -> tuple[tuple[str, tuple[str, ...]], ...]:
 def _rating(alias: str, text: str) -> tuple[int, float, int]:
     """How well a lexer reads ``text``, best lowest: its errors, its own test's
     rating (negated), the declarations it finds (negated)."""
+    from pygments.token import Error, Name
     errors = declarations = 0
     for kind, _ in _lexer(alias).get_tokens(text):
         errors += kind in Error
@@ -79,6 +80,7 @@ def lexed_tokens(lexer: str, text: bytes) -> Tokens:
     declares, as the lexer ``lexer`` (a Pygments alias) marks them."""
     if not text or len(text) > MAX_TEXT:
         return Tokens((), frozenset())
+    from pygments.token import Name, String
     sequence: list[str] = []
     declared: set[str] = set()
     for kind, value in _lexer(lexer).get_tokens(text.decode("utf-8", errors="replace")):
@@ -95,5 +97,6 @@ def lexed_tokens(lexer: str, text: bytes) -> Tokens:
 @functools.cache
 def _lexer(alias: str) -> Any:
     """One lexer object per alias (building one compiles its patterns)."""
+    from pygments.lexers import get_lexer_by_name
     # startinline: a hunk of PHP has no opening tag (other lexers ignore the option)
     return get_lexer_by_name(alias, stripnl=False, ensurenl=False, startinline=True)
