@@ -49,7 +49,8 @@ edit of its file, so ``git diff -U3`` cuts one hunk per edit (checked).
 label (``path:-start,len``, as wynot labels hunks), the rename clusters and,
 unless --no-verify, the test's exit codes on GOOD, BAD, the cause alone on
 GOOD, BAD without the cause (all renames complete: the test passes) and each
-hunk of the first rename alone on GOOD (125).
+hunk of the first rename (and of the first one with a caller, when the first
+has none) alone on GOOD (125).
 
 The test (``python3 wynot_case_test.py``, ``node wynot_case_test.js`` or
 ``sh wynot_case_test.sh``) resolves every table entry, calls each function
@@ -123,6 +124,7 @@ class Plan:
     cause: tuple[int, int, int] | None = None
     renames: list[dict] = field(default_factory=list)
     rename_spots: list[list[tuple[str, int]]] = field(default_factory=list)
+    rename_callers: list[int] = field(default_factory=list)    # callers of each rename
     edits: int = 0
 
     def name(self, key: tuple[int, int, int], bad: bool) -> str:
@@ -296,6 +298,7 @@ def _plan_renames(plan: Plan, rng: random.Random, count: int) -> None:
                              "new_name": lang.qualname(f, True).rsplit(".", 1)[-1],
                              "files": [p for p, _ in spots]})
         plan.rename_spots.append(spots)
+        plan.rename_callers.append(len(callers.get(key, [])))
 
 
 EXPR_VARIANTS = ["{const} + x * {coef}", "{coef} * x + {const}", "(x * {coef}) + {const}"]
@@ -1191,7 +1194,10 @@ def generate(dest: Path, hunks: int = 100, seed: int = 1, renames: int | None = 
     if lang != "python":
         info["lang"] = lang
     if verify:
-        parts = [change_at(changes, p, ln) for p, ln in plan.rename_spots[0]]
+        # the first rename, and the first one with a caller when the first has none
+        which = [0] + [next((i for i, n in enumerate(plan.rename_callers) if n), 0)]
+        parts = [change_at(changes, p, ln) for i in sorted(set(which))
+                 for p, ln in plan.rename_spots[i]]
         info["verify"] = verify_repo(dest, changes, cause, parts, language.test_command)
     dest.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     return info
