@@ -2,13 +2,14 @@
 """Run wynot (default and flat dd+) on generated run-time name-linking repositories.
 
     python3 benchmarks/namelink/compare.py --workdir DIR [--sizes 100,5000] [--seed 1]
-        [--langs python,javascript,c] [--modes default,flat] [--max-tests 300]
+        [--langs python,javascript,c,cstatic] [--modes default,flat] [--max-tests 300]
         [--timeout 60] [--wall-limit 3600]
         [--wynot CMD] [--markdown] [--json-out FILE]
 
 For each language and size the repository is generated with generate.py into
-``DIR/namelink-h<size>-s<seed>`` (python), ``DIR/namelink-js-h<size>-s<seed>``
-or ``DIR/namelink-c-h<size>-s<seed>`` (reused when it is already there), then
+``DIR/namelink-h<size>-s<seed>`` (python), ``DIR/namelink-js-h<size>-s<seed>``,
+``DIR/namelink-c-h<size>-s<seed>`` or ``DIR/namelink-cstatic-h<size>-s<seed>``
+(reused when it is already there), then
 wynot runs once per mode with ``--json --no-cache --max-tests N --patch FILE``:
 
 * default: wynot's default options

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate a package whose modules reach each other only by name (Python, JavaScript or C).
 
-    python3 benchmarks/namelink/generate.py DEST [--lang python|javascript|c] [--hunks 100]
+    python3 benchmarks/namelink/generate.py DEST [--lang python|javascript|c|cstatic] [--hunks 100]
                                             [--seed 1] [--renames N] [--no-verify]
 
 Like a plugin registry, entry points or settings strings: every function is
@@ -19,6 +19,12 @@ listed in a table of another package, and some functions call others by name.
   declared in ``src/dNNN/mMM.h``; the tables ``src/dNNN/plugins.c`` hold
   { "d004_m01_f2", d004_m01_f2 } entries and callers in other modules call
   ``d004_m01_f2(...)`` through its header. The linker joins the names.
+* cstatic (gcc): C as plugin registries write it, with Python's ambiguity:
+  ``src/dNNN/mMM.c`` define ``static int f0`` ... ``f7`` (the same names in
+  every module) and export only the table ``dNNN_mMM_entries[]`` of
+  { "f2", f2 } entries; ``src/registry.c`` maps "d004/m01" to that table, and
+  callers say ``registry_call("d004/m01", "f2", ...)``, strings looked up when
+  the program runs.
 
 Every module defines eight functions of the same shapes, so a bare function
 name says nothing about where it lives.
@@ -26,10 +32,11 @@ name says nothing about where it lives.
 GOOD..BAD (tags ``good`` and ``bad`` of the git repository at DEST) holds:
 
 * renames: ``fK`` becomes ``fK_v2`` in one module; the table entry naming it
-  (in another package), the strings or calls of every caller and, in C, the
-  prototype in the header change with it. Part of a rename fails (exit 125):
-  the name does not resolve (python, javascript) or the program does not
-  build or link (c);
+  (in another package; cstatic: in the same module), the strings or calls of
+  every caller and, in C, the prototype in the header change with it. Part of
+  a rename fails (exit 125): the name does not resolve (python, javascript,
+  a caller in cstatic) or the program does not build or link (c; the
+  definition or the table entry in cstatic);
 * unrelated edits, each harmless alone: doc comments, comments, arithmetic
   rewritten to the same value (``x * 3 + 7`` to ``7 + x * 3``), table comments
   (and, in C, the comments of the prototypes);
@@ -42,7 +49,8 @@ edit of its file, so ``git diff -U3`` cuts one hunk per edit (checked).
 label (``path:-start,len``, as wynot labels hunks), the rename clusters and,
 unless --no-verify, the test's exit codes on GOOD, BAD, the cause alone on
 GOOD, BAD without the cause (all renames complete: the test passes) and each
-hunk of the first rename alone on GOOD (125).
+hunk of the first rename (and of the first one with a caller, when the first
+has none) alone on GOOD (125).
 
 The test (``python3 wynot_case_test.py``, ``node wynot_case_test.js`` or
 ``sh wynot_case_test.sh``) resolves every table entry, calls each function
@@ -76,7 +84,7 @@ FUNC_LINES = 8          # lines per function in every language (edits at offsets
 MIN_GAP = 8             # edits of one file at least this many lines apart: one hunk each
 EDIT_DENSITY = 0.55     # planned edits per function, to size the package
 MODULUS = 1000003
-LANGS = ("python", "javascript", "c")
+LANGS = ("python", "javascript", "c", "cstatic")
 
 
 @dataclass
@@ -116,6 +124,7 @@ class Plan:
     cause: tuple[int, int, int] | None = None
     renames: list[dict] = field(default_factory=list)
     rename_spots: list[list[tuple[str, int]]] = field(default_factory=list)
+    rename_callers: list[int] = field(default_factory=list)    # callers of each rename
     edits: int = 0
 
     def name(self, key: tuple[int, int, int], bad: bool) -> str:
@@ -168,6 +177,15 @@ class Lang:
     def extra_spot(self, plan: Plan, f: Func, part: str) -> tuple[str, int] | None:
         """A spot outside the module that ``part`` of ``f`` also owns (C: the header)."""
         return None
+
+    def table_comment_spot(self, plan: Plan, d: int, e: int) -> tuple[str, int]:
+        """The line of the comment of entry ``e`` of table ``d`` (an unrelated edit's spot)."""
+        return (self.tablepath(d), self.table_line(d, e) - 1)
+
+    def entries(self, plan: Plan) -> list[tuple[str, tuple[int, int, int]]]:
+        """What the test checks, in its order: (label, function) per table entry."""
+        return [(f"d{d:03d}:{i}", key) for d in range(plan.dirs)
+                for i, key in enumerate(plan.table[d])]
 
     def rename_spots(self, plan: Plan, f: Func, td: int, te: int,
                      callers: list[Func]) -> list[tuple[str, int]]:
@@ -280,6 +298,7 @@ def _plan_renames(plan: Plan, rng: random.Random, count: int) -> None:
                              "new_name": lang.qualname(f, True).rsplit(".", 1)[-1],
                              "files": [p for p, _ in spots]})
         plan.rename_spots.append(spots)
+        plan.rename_callers.append(len(callers.get(key, [])))
 
 
 EXPR_VARIANTS = ["{const} + x * {coef}", "{coef} * x + {const}", "(x * {coef}) + {const}"]
@@ -299,7 +318,7 @@ def _plan_unrelated(plan: Plan, rng: random.Random, count: int) -> None:
             break
         if kind == "table":
             d, e = obj  # type: ignore[misc]
-            if _take(plan, [(lang.tablepath(d), lang.table_line(d, e) - 1)]):
+            if _take(plan, [lang.table_comment_spot(plan, d, e)]):
                 plan.table_comments[(d, e)] = ("", phrase(rng, vocab.TABLE_COMMENTS))
                 done += 1
             continue
@@ -861,7 +880,255 @@ class C(Lang):
         return "".join(f"{k} {' '.join(map(str, v))}\n" for k, v in values.items())
 
 
-LANG = {"python": Python(), "javascript": JavaScript(), "c": C()}
+# ---------------------------------------------------------------- cstatic
+
+CS_TEST = """\
+#!/bin/sh
+# Build the program, run it and compare what every module's table entry
+# returns for 1, 2 and 5 with GOOD's values in expected.txt. The functions are
+# static; the registry (src/registry.c) finds them by module path and name
+# when the program runs.
+#
+# Exit 0: every value as on GOOD. Exit 1: some value differs. Exit 125: the
+# program does not build (the compiler's message is printed), or it fails,
+# e.g. a name the registry cannot find ("registry: d004/m01 has no function
+# f2_v2").
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/namelink.XXXXXX") || exit 125
+trap 'rm -rf "$out"' EXIT
+if ! make -s -j2 -f build.mk OUT="$out" >"$out/build.log" 2>&1; then
+    tail -n 20 "$out/build.log"
+    echo "UNRESOLVED: the program does not build"
+    exit 125
+fi
+if ! "$out/namelink" >"$out/got.txt" 2>"$out/err.txt"; then
+    tail -n 20 "$out/err.txt"
+    echo "UNRESOLVED: the program failed"
+    exit 125
+fi
+if cmp -s expected.txt "$out/got.txt"; then
+    echo "PASS: $(wc -l <expected.txt) plugin results as expected"
+    exit 0
+fi
+echo "FAIL: plugin results differ:"
+diff expected.txt "$out/got.txt" | head -n 6
+exit 1
+"""
+
+CS_MAKEFILE = """\
+# Build the program out of the tree: make -f build.mk OUT=DIR (DIR/namelink).
+# Every src/**/*.c is a translation unit; the registry finds functions by name
+# when the program runs.
+
+OUT ?= build
+CC ?= gcc
+CFLAGS = -std=c99 -O0 -pipe -Wall -Werror=implicit-function-declaration
+SRCS := $(sort $(wildcard src/*.c src/*/*.c))
+OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
+
+$(OUT)/namelink: $(OBJS)
+\t$(CC) -o $@ $(OBJS)
+
+$(OUT)/%.o: src/%.c
+\t@mkdir -p $(dir $@)
+\t$(CC) $(CFLAGS) -c -o $@ $<
+"""
+
+CS_REGISTRY_BODY = """\
+static const struct plugin_entry *module_table(const char *path)
+{
+    for (const struct plugin_module *m = registry_modules; m->path; m++)
+        if (strcmp(m->path, path) == 0)
+            return m->entries;
+    fprintf(stderr, "registry: no module %s\\n", path);
+    exit(125);
+}
+
+plugin_func registry_lookup(const char *path, const char *name)
+{
+    for (const struct plugin_entry *e = module_table(path); e->name; e++)
+        if (strcmp(e->name, name) == 0)
+            return e->func;
+    fprintf(stderr, "registry: %s has no function %s\\n", path, name);
+    exit(125);
+}
+
+int registry_call(const char *path, const char *name, int x)
+{
+    return registry_lookup(path, name)(x);
+}
+"""
+
+CS_MAIN = """\
+/* Print what every function of every module's table returns for 1, 2 and 5. */
+#include <stdio.h>
+#include "plugins.h"
+
+int main(void)
+{
+    for (const struct plugin_module *m = registry_modules; m->path; m++)
+        for (int i = 0; m->entries[i].name; i++) {
+            plugin_func f = m->entries[i].func;
+            printf("%s:%d %d %d %d\\n", m->path, i, f(1), f(2), f(5));
+        }
+    return 0;
+}
+"""
+
+
+class CStatic(C):
+    """C with the ambiguity of the Python and JavaScript packages: every module
+    defines ``static int f0`` ... ``f7`` and exports only a table of
+    ``{ "f2", f2 }`` entries; callers reach another module's function through
+    ``registry_call("d004/m01", "f2", ...)``, strings resolved at run time."""
+
+    name = "cstatic"
+    tag = "cstatic"
+    offsets = {"doc": 0, "name": 1, "comment": 2, "arith": 3, "call": 4, "return": 5}
+    unrelated_kinds = ("doc", "comment", "arith", "return")
+    MODULE_HEADER = 5       # comment, #include, blank, #define MODULUS, blank
+    TABLE_TOP = MODULE_HEADER + FUNCS_PER_MODULE * FUNC_LINES + 2   # comment, array
+
+    def modname(self, d: int, m: int) -> str:
+        return f"d{d:03d}/m{m:02d}"
+
+    def module_header(self, plan: Plan, d: int, m: int) -> int:
+        return self.MODULE_HEADER
+
+    def qualname(self, f: Func, bad: bool = False) -> str:
+        return f"{self.modname(f.dir, f.mod)}.{f.name_bad if bad else f'f{f.idx}'}"
+
+    def entry_line(self, i: int) -> int:
+        """0-based line of the table entry of ``fi`` (its comment is the line before)."""
+        return self.TABLE_TOP + 2 * i + 1
+
+    def table_comment_spot(self, plan: Plan, d: int, e: int) -> tuple[str, int]:
+        # plan.table[d] has one slot per function of a package: slot e is the
+        # comment of entry e % 8 of module e // 8 of package d
+        return (self.modpath(d, e // FUNCS_PER_MODULE), self.entry_line(e % FUNCS_PER_MODULE) - 1)
+
+    def entries(self, plan: Plan) -> list[tuple[str, tuple[int, int, int]]]:
+        return [(f"{self.modname(d, m)}:{i}", (d, m, i)) for d in range(plan.dirs)
+                for m in range(MODULES_PER_DIR) for i in range(FUNCS_PER_MODULE)]
+
+    def rename_spots(self, plan: Plan, f: Func, td: int, te: int,
+                     callers: list[Func]) -> list[tuple[str, int]]:
+        path = self.modpath(f.dir, f.mod)
+        spots = [(path, self.func_line(plan, f, "name")), (path, self.entry_line(f.idx))]
+        spots += [(self.modpath(c.dir, c.mod), self.func_line(plan, c, "call")) for c in callers]
+        return spots
+
+    def extra_spot(self, plan: Plan, f: Func, part: str) -> tuple[str, int] | None:
+        return None
+
+    def func_lines(self, plan: Plan, f: Func, bad: bool) -> list[str]:
+        call = "    int b = a % 11;"
+        if f.call:
+            d, m, _ = f.call
+            call = (f'    int b = registry_call("{self.modname(d, m)}", '
+                    f'"{plan.name(f.call, bad)}", a % 13);')
+        lines = [
+            f"/* {(f.doc_bad if bad and f.doc_bad else f.doc)} */",
+            f"static int {plan.name(f.key, bad)}(int x) {{",
+            f"    /* {(f.comment_bad if bad and f.comment_bad else f.comment)} */",
+            self.arith_line(f.arith_bad if bad and f.arith_bad else f.arith),
+            call,
+            self.return_line(f, bad),
+            "}",
+            "",
+        ]
+        assert len(lines) == FUNC_LINES
+        return lines
+
+    def module_text(self, plan: Plan, d: int, m: int, bad: bool) -> str:
+        mod = self.modname(d, m)
+        lines = [f"/* Stage functions of {mod}: static, reached by name through the table at "
+                 "the end. */",
+                 '#include "../plugins.h"',
+                 "",
+                 f"#define MODULUS {MODULUS}",
+                 ""]
+        assert len(lines) == self.MODULE_HEADER
+        for i in range(FUNCS_PER_MODULE):
+            lines += self.func_lines(plan, plan.funcs[(d, m, i)], bad)
+        lines += [f"/* The functions {mod} registers: (name, function) pairs, looked up by name "
+                  "(src/registry.c). */",
+                  f"const struct plugin_entry d{d:03d}_m{m:02d}_entries[] = {{"]
+        assert len(lines) == self.TABLE_TOP
+        for i in range(FUNCS_PER_MODULE):
+            e = m * FUNCS_PER_MODULE + i
+            comment = plan.table_comments.get((d, e), ("", ""))[1] if bad else ""
+            name = plan.name((d, m, i), bad)
+            assert len(lines) == self.entry_line(i) - 1
+            lines.append(f"    /* {comment or f'entry {i}'} */")
+            lines.append(f'    {{ "{name}", {name} }},')
+        lines += ["    { NULL, NULL }", "};"]
+        return "\n".join(lines) + "\n"
+
+    def modules(self, plan: Plan) -> list[tuple[int, int]]:
+        return [(d, m) for d in range(plan.dirs) for m in range(MODULES_PER_DIR)]
+
+    def plugins_h(self, plan: Plan) -> str:
+        lines = ["/* The plugin registry: every module exports one table of (name, function)",
+                 " * pairs; src/registry.c maps a module path (\"d004/m01\") to its table and",
+                 " * finds a function by its name when the program runs. */",
+                 "#ifndef NAMELINK_PLUGINS_H",
+                 "#define NAMELINK_PLUGINS_H",
+                 "",
+                 "#include <stddef.h>",
+                 "",
+                 "typedef int (*plugin_func)(int);",
+                 "",
+                 "struct plugin_entry {",
+                 "    const char *name;",
+                 "    plugin_func func;",
+                 "};",
+                 "",
+                 "struct plugin_module {",
+                 "    const char *path;",
+                 "    const struct plugin_entry *entries;",
+                 "};",
+                 "",
+                 "/* The modules' tables, each ended by { NULL, NULL }. */"]
+        lines += [f"extern const struct plugin_entry d{d:03d}_m{m:02d}_entries[];"
+                  for d, m in self.modules(plan)]
+        lines += ["",
+                  "/* Every module and its table, ended by { NULL, NULL } (src/registry.c). */",
+                  "extern const struct plugin_module registry_modules[];",
+                  "",
+                  "/* The function `name` of the module at `path`; when there is none, print",
+                  " * \"registry: PATH has no function NAME\" and exit 125. */",
+                  "plugin_func registry_lookup(const char *path, const char *name);",
+                  "",
+                  "/* registry_lookup(path, name)(x) */",
+                  "int registry_call(const char *path, const char *name, int x);",
+                  "",
+                  "#endif"]
+        return "\n".join(lines) + "\n"
+
+    def registry_text(self, plan: Plan) -> str:
+        lines = ["/* Find plugin functions by module path and name, as plugin registries do. */",
+                 "#include <stdio.h>",
+                 "#include <stdlib.h>",
+                 "#include <string.h>",
+                 '#include "plugins.h"',
+                 "",
+                 "const struct plugin_module registry_modules[] = {"]
+        lines += [f'    {{ "{self.modname(d, m)}", d{d:03d}_m{m:02d}_entries }},'
+                  for d, m in self.modules(plan)]
+        lines += ["    { NULL, NULL }", "};", ""]
+        return "\n".join(lines) + "\n" + CS_REGISTRY_BODY
+
+    def tree(self, plan: Plan, bad: bool) -> dict[str, str]:
+        files = {"build.mk": CS_MAKEFILE, "src/plugins.h": self.plugins_h(plan),
+                 "src/registry.c": self.registry_text(plan), "src/main.c": CS_MAIN,
+                 self.test_name: CS_TEST}
+        for d, m in self.modules(plan):
+            files[self.modpath(d, m)] = self.module_text(plan, d, m, bad)
+        return files
+
+
+LANG = {"python": Python(), "javascript": JavaScript(), "c": C(), "cstatic": CStatic()}
 
 
 def expected_values(plan: Plan) -> dict[str, list[int]]:
@@ -876,8 +1143,7 @@ def expected_values(plan: Plan) -> dict[str, list[int]]:
             memo[(key, x)] = (a + b) % MODULUS
         return memo[(key, x)]
 
-    return {f"d{d:03d}:{i}": [value(key, x) for x in (1, 2, 5)]
-            for d in range(plan.dirs) for i, key in enumerate(plan.table[d])}
+    return {label: [value(key, x) for x in (1, 2, 5)] for label, key in plan.lang.entries(plan)}
 
 
 # ---------------------------------------------------------------- repository
@@ -928,7 +1194,10 @@ def generate(dest: Path, hunks: int = 100, seed: int = 1, renames: int | None = 
     if lang != "python":
         info["lang"] = lang
     if verify:
-        parts = [change_at(changes, p, ln) for p, ln in plan.rename_spots[0]]
+        # the first rename, and the first one with a caller when the first has none
+        which = [0] + [next((i for i, n in enumerate(plan.rename_callers) if n), 0)]
+        parts = [change_at(changes, p, ln) for i in sorted(set(which))
+                 for p, ln in plan.rename_spots[i]]
         info["verify"] = verify_repo(dest, changes, cause, parts, language.test_command)
     dest.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     return info
