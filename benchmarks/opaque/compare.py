@@ -70,7 +70,7 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
            "semver_prerelease_and_group", "pathtoregexp_match_array",
-           "inih_long_line_consume", "lua_popen_invalid_mode"]
+           "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
