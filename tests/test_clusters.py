@@ -9,7 +9,7 @@ from wynot.analysis import python as python_analysis
 from wynot.analysis.grouping import make_plan, scope
 from wynot.analysis.lexical import token_change
 from wynot.analysis.model import Analysis, analyse
-from wynot.analysis.treesitter import language_for, parse, tokens
+from wynot.analysis.treesitter import language_for, outline, parse, tokens
 from wynot.changes import Diff
 from wynot.diffread import read_diff
 
@@ -170,6 +170,17 @@ def test_javascript_functions_given_to_members_and_keys_are_definitions() -> Non
               b"state.count = 3;\nrun(options.parse);\n")
     for language in ("javascript", "typescript"):
         assert tokens(language, source).defined == {"parse", "token", "render", "lex"}
+
+
+def test_a_function_declared_as_a_variable_is_a_scope_for_grouping() -> None:
+    """``const parse = (s) => {...}`` encloses its body as ``function parse`` would;
+    a callback passed as an argument, or a function given to a member, is none."""
+    source = (b"exports.f4 = function (x) {\n  return x;\n};\n"
+              b"const parse = async (s) => {\n  return [1].map((y) => y);\n};\n"
+              b"let render = function named() {};\n")
+    for language in ("javascript", "typescript"):
+        found = outline(language, source)
+        assert found is not None and found.scopes == ((4, 6, "parse"), (7, 7, "named"))
 
 
 def test_a_common_respelling_without_a_declaration_links_nothing(make_repo) -> None:

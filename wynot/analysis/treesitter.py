@@ -63,8 +63,13 @@ _GRAMMARS = {
     "rust": ("tree_sitter_rust", "language"),
     "python": ("tree_sitter_python", "language"),
 }
+# JavaScript's and TypeScript's function values (declared by the member or key they
+# are given to; a scope when declared as a variable).
+_FUNCTION_VALUE_TYPES = ("function_expression", "arrow_function", "generator_function")
+_FUNCTION_VALUES = "[" + " ".join(f"({k})" for k in (*_FUNCTION_VALUE_TYPES, "class")) + "]"
 # Node types that are scopes for grouping (named by their ``name`` field, a C
-# function by its declarator).
+# function by its declarator, a JavaScript function value by the variable it is
+# declared as).
 _SCOPES = frozenset({
     "function_definition", "function_declaration", "method_declaration",
     "constructor_declaration", "class_declaration", "interface_declaration",
@@ -72,6 +77,7 @@ _SCOPES = frozenset({
     "generator_function_declaration", "class_specifier", "struct_specifier",
     "namespace_definition", "function_item", "impl_item", "trait_item", "mod_item",
     "struct_item", "enum_item", "class_definition",
+    *_FUNCTION_VALUE_TYPES,
 })
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_SOURCE = 4_000_000  # bytes: larger sides are not parsed (generated code, data)
@@ -129,7 +135,7 @@ def _grammar(language: str) -> _Grammar | None:
                     definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor)
 
 
-_FUNCTION_VALUES = "[(function_expression) (arrow_function) (generator_function) (class)]"
+
 # The name a declaration introduces: its ``name`` field in most grammars, the
 # ``declarator`` of a C or C++ function, variable or typedef.
 _DEFINITION_PATTERNS = (
@@ -286,11 +292,24 @@ def _functions_query(language: str) -> Any:
     return ts.Query(lang, "(function_declarator) @function")
 
 
+def _declared_as(value: Any) -> Any:
+    """The variable a function value is declared as (``const parse = (s) => ...``),
+    or None. A function assigned to a member or given under a key is not a
+    scope for grouping (measured: marked 15 -> 33 tests; docs/performance.md)."""
+    parent = value.parent
+    if (parent is not None and parent.type == "variable_declarator"
+            and parent.child_by_field_name("value") == value):
+        return parent.child_by_field_name("name")
+    return None
+
+
 def _scope_name(node: Any) -> str:
     """The name of a function, type or impl block ('' if it has none)."""
     named = node.child_by_field_name("name")
     if named is None and node.type == "impl_item":  # Rust: impl Parser { ... }
         named = node.child_by_field_name("type")
+    if named is None and node.type in _FUNCTION_VALUE_TYPES:  # none when passed as an argument
+        named = _declared_as(node)
     declarator = node.child_by_field_name("declarator")
     while named is None and declarator is not None:  # C: int *f(void) -> f
         inner = declarator.child_by_field_name("declarator")
