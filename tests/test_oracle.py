@@ -14,7 +14,7 @@ from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
-from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
+from wynot.oracle import MAX_KNOWN_REPAIR, MAX_RESOLUTION_ROUNDS, SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import PREDICTED, RAN
 
@@ -210,3 +210,32 @@ def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> N
         assert oracle(frozenset({prototype, included})) is Outcome.FAIL
     assert [r.source for r in records] == [RAN] * 5
     assert call in records[-1].ids
+
+
+def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
+        make_repo, tmp_path) -> None:
+    """u.py starts importing a helper from a chain of six new ones, each importing
+    the next: each run names only the next missing one, so four repair rounds do
+    not build it. calc.py's change fails alone. The configuration {u.py, calc.py}
+    FAILS through its part without what its errors involve (u.py): calc.py alone."""
+    repo = make_repo("spread")
+    chain = {f"app/f{i}.py": b"pass\n" for i in range(1, 7)}
+    base = {"app/__init__.py": b"", "run_test.py": import_check(
+        "from app import u, calc", "calc.VALUE != 2")}
+    good = repo.commit({**base, **chain, "app/u.py": b"X = 1\n", "app/calc.py": b"VALUE = 2\n"})
+    helpers = {f"app/f{i}.py": b"from app.f%d import h%d\nh%d = h%d\n" % (i + 1, i + 1, i, i + 1)
+               for i in range(1, 6)}
+    bad = repo.commit({**base, **helpers, "app/f6.py": b"h6 = 1\n",
+                       "app/u.py": b"from app.f1 import h1\nX = h1\n",
+                       "app/calc.py": b"VALUE = 3\n"})
+    diff = read_diff(repo.path, good, bad)
+    user = next(c.id for c in diff.changes if c.path == "app/u.py")
+    cause = next(c.id for c in diff.changes if c.path == "app/calc.py")
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
+        outcome = oracle(frozenset({user, cause}))
+    assert outcome is Outcome.FAIL
+    assert len(records) == 1 + MAX_RESOLUTION_ROUNDS + 1  # the question, its repairs, its part
+    assert records[-1].ids == {cause} and records[-1].outcome is Outcome.FAIL
+    assert all(r.outcome is Outcome.UNRESOLVED for r in records[:-1])

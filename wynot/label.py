@@ -90,6 +90,7 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
     SearchStopped when the budget runs out.
     """
     searched: frozenset[int] | None = None  # what the last context search went through
+    restarted: set[frozenset[int]] = set()  # failing configurations searched again
     while True:
         closed = oracle.deps.closure(chosen)
         if closed == chosen or tester.has_run(chosen):  # else it cannot build: skip it
@@ -100,6 +101,20 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
         if closed != chosen and not tester.has_run(closed) and not stop():
             oracle(closed)
         around = smallest_failing_superset(tester, chosen) or frozenset(plan.order)
+        inside = smallest_failing(tester)
+        if (inside is not None and len(inside) < len(around) and not chosen <= inside
+                and inside not in restarted):
+            # dd+ went by a failure that a part of its question showed (a repair
+            # took out what broke the build): the search starts again inside it
+            restarted.add(inside)
+            tester.progress(f"the {plural(len(chosen), 'change')} found need"
+                            f"{'s' if len(chosen) == 1 else ''} context to fail, and a "
+                            f"smaller configuration without {'it' if len(chosen) == 1 else 'them'}"
+                            f" failed: searching its {len(inside)} changes again")
+            chosen = search_dd_plus(tester, oracle, [c for c in plan.order if c in inside],
+                                    frozenset(), plan.split, stop, keep_passing)
+            searched = None
+            continue
         if searched is not None and around < searched and reached_by_repairs(tester, around):
             tester.progress(f"the {plural(len(chosen), 'change')} found fail"
                             f"{'s' if len(chosen) == 1 else ''} only with what "
@@ -134,6 +149,13 @@ def reached_by_repairs(tester: Tester, ids: frozenset[int]) -> bool:
     return verdict is not None and verdict.outcome is Outcome.FAIL and any(
         r.ids == ids and r.resolving is not None and r.outcome is Outcome.FAIL
         for r in tester.records)
+
+
+def smallest_failing(tester: Tester) -> frozenset[int] | None:
+    """The smallest configuration that really ran and FAILED (the first of those as
+    small)."""
+    return min((r.ids for r in tester.records if r.outcome is Outcome.FAIL
+                and r.source in (RAN, CACHED) and not r.commit), key=len, default=None)
 
 
 def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:

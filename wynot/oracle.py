@@ -56,6 +56,7 @@ from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
+MAX_SHRINK_ROUNDS = 2  # runs of a configuration's part without what its errors involve
 MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configuration holds
 # One round of the resolution loop: the errors of the run before it (every
@@ -151,7 +152,10 @@ class SearchOracle:
                 if self.did_not_build(record):
                     self.repaired.remove(memory)  # it did not predict this one
             if self.resolver is not None:
-                record = self._resolve(config, record, enlarged, involved)
+                first = record
+                record, spread = self._resolve(config, record, enlarged, involved)
+                if spread and first.ids == config:
+                    record = self._shrink(config, first) or record
         return self.tester.confirmed(record).outcome
 
     def known(self) -> Dependencies:
@@ -226,8 +230,11 @@ class SearchOracle:
         return memory, enlarged
 
     def _resolve(self, config: frozenset[int], record: TestRecord,
-                 enlarged: frozenset[int], involved: frozenset[int]) -> TestRecord:
-        """Grow a configuration that did not build until it does, or give up.
+                 enlarged: frozenset[int], involved: frozenset[int]
+                 ) -> tuple[TestRecord, bool]:
+        """Grow a configuration that did not build until it does, or give up; and
+        whether the errors spread past what repairs add (every round taken, or a
+        repair too large to try).
 
         Each round repairs what the last run reported; when a run still
         reports a diagnostic an earlier round targeted, the repair did not
@@ -244,6 +251,7 @@ class SearchOracle:
         learned: list[tuple[int, int]] = []
         steps: list[tuple[Step, frozenset[int]]] = []
         seen = set(involved)  # the changes every round's errors involved
+        spread = True  # until a round ends the loop for another reason
         for _ in range(MAX_RESOLUTION_ROUNDS):
             if not self.did_not_build(record):
                 for a, b in learned:
@@ -253,7 +261,7 @@ class SearchOracle:
                     self.repaired.append(Repaired(config, frozenset(seen), enlarged - config))
                 for step, before in steps:
                     self.helped.setdefault(step, []).append((before, frozenset(seen)))
-                return record
+                return record, False
             resolver = self._resolver()
             output = record.output_text()  # read once: four readers below
             seen.update(resolver.involved(output, enlarged))
@@ -261,6 +269,7 @@ class SearchOracle:
             for a, b in resolution.observed:  # seen by the compiler: no need to build
                 self.observed.add(a, b)
             if not resolution.add or resolver.reports_again(output, enlarged, targeted):
+                spread = False
                 break
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)
@@ -271,6 +280,7 @@ class SearchOracle:
             if self._futile(step, enlarged):
                 self.tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> "
                                      "a repair that did not help before: not tried")
+                spread = False
                 break
             steps.append((step, enlarged))
             enlarged = grown
@@ -282,7 +292,43 @@ class SearchOracle:
             involved = self._resolver().involved(record.output_text(), enlarged)
             for step, before in steps:
                 self.futile.setdefault(step, []).append((before, involved))
-        return record
+        return record, spread
+
+    def _shrink(self, config: frozenset[int], record: TestRecord) -> TestRecord | None:
+        """A FAIL for ``config`` from inside it, when its errors spread past what
+        repairs add (one edit rewritten over many changes, of which ``config``
+        holds a part): the changes its errors involve are taken out, with those
+        that need them, and what is left is run, up to :data:`MAX_SHRINK_ROUNDS`
+        times while it does not build. A part of ``config`` that FAILS answers
+        for it, as a repaired configuration that FAILS does (the failure lies
+        inside it); one that passes says nothing about ``config``: None then."""
+        resolver = self._resolver()
+        current = config
+        for _ in range(MAX_SHRINK_ROUNDS):
+            output = record.output_text()
+            blamed = (resolver.broken(output, current)
+                      | resolver.involved(output, current)) & current
+            kept = self._kernel(current - blamed)
+            if not blamed or not kept:
+                return None
+            self.tester.progress(f"resolving: the errors spread past what repairs add -> "
+                                 f"trying {len(kept)} of the {len(config)} changes without "
+                                 f"the {len(current) - len(kept)} they involve")
+            record = self.tester.run(kept, "search", resolving=config)
+            if record.outcome is Outcome.FAIL:
+                return record
+            if not self.did_not_build(record):
+                return None
+            current = kept
+        return None
+
+    def _kernel(self, config: frozenset[int]) -> frozenset[int]:
+        """The largest part of ``config`` closed under the known dependencies: the
+        changes whose needs it lacks taken out, and those that need them."""
+        kept = set(config)
+        while lacking := {c for c in kept if not self.deps.needs.get(c, set()) <= kept}:
+            kept -= lacking
+        return frozenset(kept)
 
     def _futile(self, step: Step, config: frozenset[int]) -> bool:
         """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,
