@@ -3,6 +3,7 @@
 
     python3 benchmarks/namelink/generate.py DEST [--lang python|javascript|c|cstatic] [--hunks 100]
                                             [--seed 1] [--renames N] [--no-verify]
+                                            [--cause-in-rename]
 
 Like a plugin registry, entry points or settings strings: every function is
 listed in a table of another package, and some functions call others by name.
@@ -51,6 +52,19 @@ unless --no-verify, the test's exit codes on GOOD, BAD, the cause alone on
 GOOD, BAD without the cause (all renames complete: the test passes) and each
 hunk of the first rename (and of the first one with a caller, when the first
 has none) alone on GOOD (125).
+
+--cause-in-rename: the cause cannot be separated from a rename. Every
+function's arithmetic (the constant) and comment lines swap, so the constant
+is within two lines of the name; the cause's function (one with a caller) is
+also renamed, and its constant edit falls in the hunk of the renamed
+definition. The cause's hunk alone is a partial rename (125); the smallest
+failing set is the whole rename (the cause's hunk, the table entry, the
+callers' strings and, in C, the prototype). ``DEST.json`` records it as
+``truth`` (labels) and ``cause_in_rename``, and the verification checks: the
+truth set alone on GOOD 1, the cause's hunk alone 125, BAD without the truth
+set 0, the truth set without any one of its hunks 125 (1-minimal), and the
+hunks of the first other rename alone 125. Without the option the output is
+unchanged.
 
 The test (``python3 wynot_case_test.py``, ``node wynot_case_test.js`` or
 ``sh wynot_case_test.sh``) resolves every table entry, calls each function
