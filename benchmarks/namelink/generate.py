@@ -325,9 +325,13 @@ def _plan_cause_in_rename(plan: Plan, rng: random.Random) -> None:
             continue
         td, te = _entry_of(plan, f.key)
         spots = lang.rename_spots(plan, f, td, te, callers[f.key])
-        if not _take(plan, spots):
+        path, arith = lang.modpath(f.dir, f.mod), lang.func_line(plan, f, "arith")
+        if not _free(plan, path, arith) or not _take(plan, spots):
             continue
-        assert 0 < abs(lang.func_line(plan, f, "arith") - lang.func_line(plan, f, "name")) <= 2
+        assert 0 < abs(arith - lang.func_line(plan, f, "name")) <= 2
+        # the constant's line belongs to the name's hunk (not one more edit), but the
+        # next edit of the file must keep its distance from it too
+        plan.taken[path].append(arith)
         f.arith_bad = f"x * {f.coef} + {f.const + 1}"
         f.name_bad = f"f{f.idx}_v2"
         plan.cause = f.key
