@@ -4,12 +4,15 @@
     python3 benchmarks/namelink/compare.py --workdir DIR [--sizes 100,5000] [--seed 1]
         [--langs python,javascript,c,cstatic] [--modes default,flat] [--max-tests 300]
         [--timeout 60] [--wall-limit 3600]
-        [--wynot CMD] [--markdown] [--json-out FILE]
+        [--cause-in-rename] [--wynot CMD] [--markdown] [--json-out FILE]
 
 For each language and size the repository is generated with generate.py into
 ``DIR/namelink-h<size>-s<seed>`` (python), ``DIR/namelink-js-h<size>-s<seed>``,
 ``DIR/namelink-c-h<size>-s<seed>`` or ``DIR/namelink-cstatic-h<size>-s<seed>``
-(reused when it is already there), then
+(reused when it is already there; with --cause-in-rename generated with that
+option, named with ``-cr`` after the language, e.g. ``DIR/namelink-js-cr-h100-s1``,
+and scored against ``truth`` of DEST.json, the cause's whole rename, with two
+more columns: the roles wynot gave the answer's changes and its ``minimal``), then
 wynot runs once per mode with ``--json --no-cache --max-tests N --patch FILE``:
 
 * default: wynot's default options
@@ -36,16 +39,17 @@ import generate  # noqa: E402
 import wynotrun  # noqa: E402
 
 
-def build(workdir: Path, size: int, seed: int, lang: str = "python") -> tuple[Path, dict]:
+def build(workdir: Path, size: int, seed: int, lang: str = "python",
+          cause_in_rename: bool = False) -> tuple[Path, dict]:
     """The generated repository for this language, size and seed, and its description."""
-    tag = generate.LANG[lang].tag
-    repo = workdir / f"namelink-{tag + '-' if tag else ''}h{size}-s{seed}"
+    tags = [generate.LANG[lang].tag] + (["cr"] if cause_in_rename else [])
+    repo = workdir / f"namelink-{''.join(t + '-' for t in tags if t)}h{size}-s{seed}"
     meta = repo.with_suffix(".json")
     if not (repo / ".git").exists() or not meta.is_file():
         if repo.exists():
             raise SystemExit(f"compare: {repo} exists but is incomplete; remove it")
         print(f"compare: generating {repo} ...", file=sys.stderr, flush=True)
-        generate.generate(repo, size, seed, lang=lang)
+        generate.generate(repo, size, seed, lang=lang, cause_in_rename=cause_in_rename)
     return repo, json.loads(meta.read_text(encoding="utf-8"))
 
 
@@ -55,6 +59,14 @@ def target(hunks: int) -> int:
 
 COLUMNS = ["case", "mode", "hunks", "exit", "tests", "unresolved", "answer", "exact",
            "target 2⌈log2 n⌉+6", "met", "wall s"]
+
+
+def roles(row: dict) -> str:
+    """How many of the answer's changes got each role, e.g. "cause 1, inseparable 2"."""
+    counts: dict[str, int] = {}
+    for role in row.get("roles", {}).values():
+        counts[str(role)] = counts.get(str(role), 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "-"
 
 
 def cells(row: dict) -> list[str]:
@@ -81,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wall-limit", type=float, default=3600,
                     help="kill a wynot run after this many seconds (marked hung)")
     ap.add_argument("--wynot", default="wynot", help="the wynot command (default: %(default)s)")
+    ap.add_argument("--cause-in-rename", action="store_true",
+                    help="generate with --cause-in-rename; score against the cause's rename")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json-out", type=Path)
     args = ap.parse_args(argv)
@@ -92,7 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         if lang not in generate.LANGS:
             ap.error(f"--langs: unknown language {lang!r} (one of {', '.join(generate.LANGS)})")
     for lang, size in [(lang, int(s)) for lang in langs for s in args.sizes.split(",")]:
-        repo, meta = build(workdir, size, args.seed, lang)
+        repo, meta = build(workdir, size, args.seed, lang, args.cause_in_rename)
+        if args.cause_in_rename and "truth" not in meta:
+            raise SystemExit(f"compare: {repo} was not generated with --cause-in-rename")
         for mode in args.modes.split(","):
             print(f"compare: {repo.name} [{mode}] ...", file=sys.stderr, flush=True)
             run = wynotrun.run_wynot(shlex.split(args.wynot), repo, meta["test_command"], mode,
@@ -100,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                                      wall_limit=args.wall_limit, log_dir=workdir / "logs",
                                      name=repo.name)
             row = wynotrun.score(run, case=repo.name, mode=mode, hunks=meta["hunks"],
-                                 truth=[meta["cause"]])
+                                 truth=[meta.get("truth", meta["cause"])])
             row["target"] = target(meta["hunks"])
             rows.append(row)
             print(f"compare: {repo.name} [{mode}] exit {row['exit']}, {row.get('tests', '-')} "
@@ -108,7 +124,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['stderr_log']}", file=sys.stderr, flush=True)
             if args.json_out:
                 args.json_out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    print(wynotrun.render([cells(r) for r in rows], COLUMNS, args.markdown))
+    if args.cause_in_rename:
+        print(wynotrun.render([cells(r) + [roles(r), wynotrun.yn(r.get("minimal"))] for r in rows],
+                              COLUMNS + ["roles", "minimal"], args.markdown))
+    else:
+        print(wynotrun.render([cells(r) for r in rows], COLUMNS, args.markdown))
     return 0
 
 

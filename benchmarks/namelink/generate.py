@@ -3,6 +3,7 @@
 
     python3 benchmarks/namelink/generate.py DEST [--lang python|javascript|c|cstatic] [--hunks 100]
                                             [--seed 1] [--renames N] [--no-verify]
+                                            [--cause-in-rename]
 
 Like a plugin registry, entry points or settings strings: every function is
 listed in a table of another package, and some functions call others by name.
@@ -51,6 +52,19 @@ unless --no-verify, the test's exit codes on GOOD, BAD, the cause alone on
 GOOD, BAD without the cause (all renames complete: the test passes) and each
 hunk of the first rename (and of the first one with a caller, when the first
 has none) alone on GOOD (125).
+
+--cause-in-rename: the cause cannot be separated from a rename. Every
+function's arithmetic (the constant) and comment lines swap, so the constant
+is within two lines of the name; the cause's function (one with a caller) is
+also renamed, and its constant edit falls in the hunk of the renamed
+definition. The cause's hunk alone is a partial rename (125); the smallest
+failing set is the whole rename (the cause's hunk, the table entry, the
+callers' strings and, in C, the prototype). ``DEST.json`` records it as
+``truth`` (labels) and ``cause_in_rename``, and the verification checks: the
+truth set alone on GOOD 1, the cause's hunk alone 125, BAD without the truth
+set 0, the truth set without any one of its hunks 125 (1-minimal), and the
+hunks of the first other rename alone 125. Without the option the output is
+unchanged.
 
 The test (``python3 wynot_case_test.py``, ``node wynot_case_test.js`` or
 ``sh wynot_case_test.sh``) resolves every table entry, calls each function
@@ -126,6 +140,8 @@ class Plan:
     rename_spots: list[list[tuple[str, int]]] = field(default_factory=list)
     rename_callers: list[int] = field(default_factory=list)    # callers of each rename
     edits: int = 0
+    cause_in_rename: bool = False     # the cause's function is renamed too, in one hunk
+    truth_spots: list[tuple[str, int]] = field(default_factory=list)   # its rename's spots
 
     def name(self, key: tuple[int, int, int], bad: bool) -> str:
         """The short name of a function (``fK`` or ``fK_v2``) on GOOD or BAD."""
@@ -168,7 +184,23 @@ class Lang:
 
     def func_line(self, plan: Plan, f: Func, part: str) -> int:
         """0-based line of ``f``'s ``part`` in its module."""
-        return self.module_header(plan, f.dir, f.mod) + f.idx * FUNC_LINES + self.offsets[part]
+        return self.module_header(plan, f.dir, f.mod) + f.idx * FUNC_LINES + self.offset(plan, part)
+
+    def offset(self, plan: Plan, part: str) -> int:
+        """The line of ``part`` in a function: with --cause-in-rename the arithmetic
+        (the cause's constant) and the comment swap, so that the constant is within
+        two lines of the name and a rename of the cause's function shares its hunk."""
+        if plan.cause_in_rename and part in ("arith", "comment"):
+            part = "comment" if part == "arith" else "arith"
+        return self.offsets[part]
+
+    def arrange(self, plan: Plan, lines: list[str]) -> list[str]:
+        """A function's lines in the order of :meth:`offset`."""
+        assert len(lines) == FUNC_LINES
+        if plan.cause_in_rename:
+            i, j = self.offsets["arith"], self.offsets["comment"]
+            lines[i], lines[j] = lines[j], lines[i]
+        return lines
 
     def table_line(self, d: int, entry: int) -> int:
         """0-based line of a table entry (its comment is the line before)."""
@@ -212,7 +244,8 @@ class Lang:
         return json.dumps(values, indent=0, sort_keys=True) + "\n"
 
 
-def build_plan(lang: Lang, hunks: int, renames: int, seed: int) -> Plan:
+def build_plan(lang: Lang, hunks: int, renames: int, seed: int,
+               cause_in_rename: bool = False) -> Plan:
     rng = random.Random(seed)
     per_dir = FUNCS_PER_MODULE * MODULES_PER_DIR
     dirs = max(3, math.ceil(hunks / (per_dir * EDIT_DENSITY)))
@@ -234,8 +267,11 @@ def build_plan(lang: Lang, hunks: int, renames: int, seed: int) -> Plan:
         entries = [(src, m, i) for m in range(MODULES_PER_DIR) for i in range(FUNCS_PER_MODULE)]
         rng.shuffle(entries)
         table[d] = entries
-    plan = Plan(lang, dirs, funcs, table)
-    _plan_cause(plan, rng)
+    plan = Plan(lang, dirs, funcs, table, cause_in_rename=cause_in_rename)
+    if cause_in_rename:
+        _plan_cause_in_rename(plan, rng)
+    else:
+        _plan_cause(plan, rng)
     _plan_renames(plan, rng, renames)
     _plan_unrelated(plan, rng, hunks - plan.edits)
     return plan
@@ -268,16 +304,58 @@ def _plan_cause(plan: Plan, rng: random.Random) -> None:
             return
 
 
+def _callers(plan: Plan) -> dict[tuple[int, int, int], list[Func]]:
+    """The functions that call each function by name."""
+    callers: dict[tuple[int, int, int], list[Func]] = {}
+    for f in plan.funcs.values():
+        if f.call:
+            callers.setdefault(f.call, []).append(f)
+    return callers
+
+
+def _plan_cause_in_rename(plan: Plan, rng: random.Random) -> None:
+    """The cause's function, one with a caller, is also renamed: its constant
+    edit and the renamed name fall in one hunk, the first spot of the rename."""
+    callers = _callers(plan)
+    keys = sorted(plan.funcs)
+    lang = plan.lang
+    while True:
+        f = plan.funcs[rng.choice(keys)]
+        if not callers.get(f.key):
+            continue
+        td, te = _entry_of(plan, f.key)
+        spots = lang.rename_spots(plan, f, td, te, callers[f.key])
+        path, arith = lang.modpath(f.dir, f.mod), lang.func_line(plan, f, "arith")
+        if not _free(plan, path, arith) or not _take(plan, spots):
+            continue
+        assert 0 < abs(arith - lang.func_line(plan, f, "name")) <= 2
+        # the constant's line belongs to the name's hunk (not one more edit), but the
+        # next edit of the file must keep its distance from it too
+        plan.taken[path].append(arith)
+        f.arith_bad = f"x * {f.coef} + {f.const + 1}"
+        f.name_bad = f"f{f.idx}_v2"
+        plan.cause = f.key
+        plan.truth_spots = spots
+        _add_rename(plan, f, spots, len(callers[f.key]))
+        return
+
+
+def _add_rename(plan: Plan, f: Func, spots: list[tuple[str, int]], callers: int) -> None:
+    lang = plan.lang
+    plan.renames.append({"function": lang.qualname(f),
+                         "new_name": lang.qualname(f, True).rsplit(".", 1)[-1],
+                         "files": [p for p, _ in spots]})
+    plan.rename_spots.append(spots)
+    plan.rename_callers.append(callers)
+
+
 def _entry_of(plan: Plan, key: tuple[int, int, int]) -> tuple[int, int]:
     d = (key[0] - 1) % plan.dirs
     return d, plan.table[d].index(key)
 
 
 def _plan_renames(plan: Plan, rng: random.Random, count: int) -> None:
-    callers: dict[tuple[int, int, int], list[Func]] = {}
-    for f in plan.funcs.values():
-        if f.call:
-            callers.setdefault(f.call, []).append(f)
+    callers = _callers(plan)
     keys = sorted(plan.funcs)
     rng.shuffle(keys)
     lang = plan.lang
@@ -294,11 +372,7 @@ def _plan_renames(plan: Plan, rng: random.Random, count: int) -> None:
         if not _take(plan, spots):
             continue
         f.name_bad = f"f{f.idx}_v2"
-        plan.renames.append({"function": lang.qualname(f),
-                             "new_name": lang.qualname(f, True).rsplit(".", 1)[-1],
-                             "files": [p for p, _ in spots]})
-        plan.rename_spots.append(spots)
-        plan.rename_callers.append(len(callers.get(key, [])))
+        _add_rename(plan, f, spots, len(callers.get(key, [])))
 
 
 EXPR_VARIANTS = ["{const} + x * {coef}", "{coef} * x + {const}", "(x * {coef}) + {const}"]
@@ -462,8 +536,7 @@ class Python(Lang):
             "",
             "",
         ]
-        assert len(lines) == FUNC_LINES
-        return lines
+        return self.arrange(plan, lines)
 
     def module_text(self, plan: Plan, d: int, m: int, bad: bool) -> str:
         lines = [f'"""Stage functions of {self.modname(d, m)}; called by name through the plugin '
@@ -627,8 +700,7 @@ class JavaScript(Lang):
             "};",
             "",
         ]
-        assert len(lines) == FUNC_LINES
-        return lines
+        return self.arrange(plan, lines)
 
     def module_text(self, plan: Plan, d: int, m: int, bad: bool) -> str:
         lines = ['"use strict";',
@@ -797,8 +869,7 @@ class C(Lang):
             "}",
             "",
         ]
-        assert len(lines) == FUNC_LINES
-        return lines
+        return self.arrange(plan, lines)
 
     def module_text(self, plan: Plan, d: int, m: int, bad: bool) -> str:
         lines = [f"/* Stage functions of d{d:03d}/m{m:02d}: listed in the plugin tables and "
@@ -1037,8 +1108,7 @@ class CStatic(C):
             "}",
             "",
         ]
-        assert len(lines) == FUNC_LINES
-        return lines
+        return self.arrange(plan, lines)
 
     def module_text(self, plan: Plan, d: int, m: int, bad: bool) -> str:
         mod = self.modname(d, m)
@@ -1156,7 +1226,7 @@ def write_tree(repo: Path, files: dict[str, str]) -> None:
 
 
 def generate(dest: Path, hunks: int = 100, seed: int = 1, renames: int | None = None,
-             verify: bool = True, lang: str = "python") -> dict:
+             verify: bool = True, lang: str = "python", cause_in_rename: bool = False) -> dict:
     """Build the repository at ``dest`` (must not exist); return its description."""
     dest = Path(dest).resolve()
     if dest.exists():
@@ -1164,7 +1234,7 @@ def generate(dest: Path, hunks: int = 100, seed: int = 1, renames: int | None = 
     if renames is None:
         renames = max(10, hunks // 10)
     language = LANG[lang]
-    plan = build_plan(language, hunks, renames, seed)
+    plan = build_plan(language, hunks, renames, seed, cause_in_rename)
     expected = language.expected_text(expected_values(plan))
     dest.mkdir(parents=True)
     rc.git(dest, "init", "-q")
@@ -1185,6 +1255,9 @@ def generate(dest: Path, hunks: int = 100, seed: int = 1, renames: int | None = 
     cause = change_at(changes, language.modpath(cf.dir, cf.mod),
                       language.func_line(plan, cf, "arith"))
     assert b"\n+" + language.arith_line(cf.arith_bad).encode() + b"\n" in cause.body, cause.body
+    truth = [change_at(changes, p, ln) for p, ln in plan.truth_spots]
+    if cause_in_rename:
+        assert truth[0] is cause and cf.name_bad.encode() in cause.body, cause.body
     info = {"hunks": count, "seed": seed, "dirs": plan.dirs, "renames": len(plan.renames),
             "rename_hunks": sum(len(r["files"]) for r in plan.renames),
             "test_command": language.test_command, "cause": [cause.label],
@@ -1193,12 +1266,20 @@ def generate(dest: Path, hunks: int = 100, seed: int = 1, renames: int | None = 
             "target_tests": 2 * math.ceil(math.log2(count)) + 6}
     if lang != "python":
         info["lang"] = lang
+    if cause_in_rename:
+        # the cause's hunk is part of a rename: the smallest failing set is that rename
+        info["cause_in_rename"] = True
+        info["truth"] = [c.label for c in truth]
     if verify:
         # the first rename, and the first one with a caller when the first has none
-        which = [0] + [next((i for i, n in enumerate(plan.rename_callers) if n), 0)]
+        # (with --cause-in-rename: of the renames after the cause's)
+        first = 1 if cause_in_rename else 0
+        which = [first] + [next((i for i, n in enumerate(plan.rename_callers)
+                                 if n and i >= first), first)]
         parts = [change_at(changes, p, ln) for i in sorted(set(which))
                  for p, ln in plan.rename_spots[i]]
-        info["verify"] = verify_repo(dest, changes, cause, parts, language.test_command)
+        info["verify"] = verify_repo(dest, changes, cause, parts, language.test_command,
+                                     truth if cause_in_rename else None)
     dest.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     return info
 
@@ -1212,16 +1293,27 @@ def change_at(changes: list[rc.Change], path: str, line: int) -> rc.Change:
 
 
 def verify_repo(repo: Path, changes: list[rc.Change], cause: rc.Change,
-                rename_parts: list[rc.Change], command: list[str] | None = None) -> dict:
+                rename_parts: list[rc.Change], command: list[str] | None = None,
+                truth: list[rc.Change] | None = None) -> dict:
     """Exit codes on GOOD, BAD, the cause alone, BAD without the cause and each
-    part of one rename alone."""
+    part of one rename alone. With ``truth`` (the cause's rename, the cause's
+    hunk among them): the cause alone is a partial rename (125); the truth set
+    alone fails, BAD without it passes, and without any one of its hunks it is
+    a partial rename (125): the truth set is 1-minimal."""
     out: dict = {}
     with rc.Scratch(repo, changes, command=command) as s:
         t0 = time.monotonic()
         out["good"], _ = s.run([])
         out["test_seconds"] = round(time.monotonic() - t0, 2)
         out["cause_alone"], _ = s.run([cause])
-        out["bad_without_cause"], _ = s.run([c for c in changes if c is not cause])
+        if truth is None:
+            out["bad_without_cause"], _ = s.run([c for c in changes if c is not cause])
+        else:
+            out["truth_alone"], _ = s.run(truth)
+            out["bad_without_truth"], _ = s.run(
+                [c for c in changes if not any(c is t for t in truth)])
+            out["truth_without_one"] = [s.run([t for t in truth if t is not x])[0]
+                                        for x in truth]
         out["rename_part_alone"] = [s.run([c])[0] for c in rename_parts]
         s.reset()
         subprocess.run(["git", "checkout", "-q", "--detach", "bad"], cwd=s.tree, check=True)
@@ -1230,6 +1322,10 @@ def verify_repo(repo: Path, changes: list[rc.Change], cause: rc.Change,
         subprocess.run(["git", "checkout", "-q", "--detach", "good"], cwd=s.tree, check=True)
     want = {"good": 0, "bad": 1, "cause_alone": 1, "bad_without_cause": 0,
             "rename_part_alone": [125] * len(rename_parts)}
+    if truth is not None:
+        del want["bad_without_cause"]
+        want.update(cause_alone=125, truth_alone=1, bad_without_truth=0,
+                    truth_without_one=[125] * len(truth))
     bad = {k: out[k] for k in want if out[k] != want[k]}
     if bad:
         raise SystemExit(f"generate: verification failed: {bad} (want {want})")
@@ -1244,10 +1340,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--renames", type=int, help="functions renamed (default: max(10, hunks/10))")
     ap.add_argument("--no-verify", action="store_true", help="skip the verification runs")
+    ap.add_argument("--cause-in-rename", action="store_true",
+                    help="rename the cause's function too, its constant in the renamed "
+                         "definition's hunk: the smallest failing set is that whole rename")
     args = ap.parse_args(argv)
-    info = generate(args.dest, args.hunks, args.seed, args.renames, not args.no_verify, args.lang)
+    info = generate(args.dest, args.hunks, args.seed, args.renames, not args.no_verify, args.lang,
+                    args.cause_in_rename)
     print(f"{args.dest}: {info['hunks']} hunks ({info['renames']} renames in "
           f"{info['rename_hunks']} hunks), cause {info['cause'][0]}, "
+          f"{'truth ' + ' '.join(info['truth']) + ', ' if 'truth' in info else ''}"
           f"verify {info.get('verify', 'skipped')}")
     return 0
 
