@@ -37,6 +37,15 @@ For a configuration it
    chain again: one run where the chain took two or more. If that run does not
    build, the loop goes on from its errors as from any round's; the memory
    that predicted it is dropped. The outcome is a real run's, as a loop's is.
+5. a loop whose errors spread past what repairs add (every round taken and
+   still not built, or a repair too large to try: one edit rewritten over
+   more changes than rounds reach, of which the configuration holds a part)
+   is answered from inside instead: the configuration without the changes
+   its errors involve, and without those that need them, is run
+   (:meth:`SearchOracle._shrink`, at most :data:`MAX_SHRINK_ROUNDS` times
+   while it does not build). A part that FAILS answers FAIL (the failure
+   lies inside the configuration, as with a repaired one that FAILS); a
+   part that passes says nothing about the whole, which stays UNRESOLVED.
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
