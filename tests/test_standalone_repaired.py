@@ -147,3 +147,30 @@ def test_a_context_search_that_found_no_smaller_failure_is_not_made_again(
     assert sum("context to fail; searching" in line for line in lines) == 1
     assert any("only within the 3-change configuration searched" in line for line in lines)
     assert frozenset({ids["app/a.py"], ids["app/c.py"]}) in [r.ids for r in records]
+
+
+def test_a_smaller_configuration_that_failed_without_the_answer_is_searched_again(
+        make_repo, tmp_path: Path) -> None:
+    """dd+'s answer (a harmless change) passes alone, and a configuration smaller
+    than the one around it that FAILED (as a part run without what its errors
+    involved would) lacks it: the search starts again inside that configuration
+    and finds the cause alone, instead of searching the answer's context."""
+    repo = make_repo("again")
+    files = {"run_test.py": import_check("from app import core", "core.LIMIT == 10"),
+             "app/__init__.py": b""}
+    good = repo.commit({**files, "app/core.py": b"LIMIT = 5\n", "app/a.py": b"A = 1\n",
+                        "app/b.py": b"B = 1\n"})
+    bad = repo.commit({**files, "app/core.py": b"LIMIT = 10\n", "app/a.py": b"A = 2\n",
+                       "app/b.py": b"B = 2\n"})
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    plan = make_plan(diff, ("none",), symbols, Dependencies())
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        assert tester.run(frozenset(ids.values()), "premise").outcome is Outcome.FAIL
+        part = frozenset({ids["app/core.py"], ids["app/b.py"]})
+        assert tester.run(part, "search").outcome is Outcome.FAIL
+        oracle = SearchOracle(tester, Dependencies(), lambda: Resolver(symbols, diff=diff))
+        found = standalone(tester, plan, oracle, frozenset({ids["app/a.py"]}), lambda: False,
+                           False)
+    assert found == {ids["app/core.py"]}
