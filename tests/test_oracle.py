@@ -232,10 +232,18 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
     user = next(c.id for c in diff.changes if c.path == "app/u.py")
     cause = next(c.id for c in diff.changes if c.path == "app/calc.py")
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    last_helper = next(c.id for c in diff.changes if c.path == "app/f6.py")
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
         oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
         outcome = oracle(frozenset({user, cause}))
+        asked = len(records)
+        # a spread and no loop built: the next one is answered from inside first
+        again = oracle(frozenset({user, last_helper, cause}))
+        later = [r for r in records[asked:] if r.ran]
     assert outcome is Outcome.FAIL
-    assert len(records) == 1 + MAX_RESOLUTION_ROUNDS + 1  # the question, its repairs, its part
-    assert records[-1].ids == {cause} and records[-1].outcome is Outcome.FAIL
-    assert all(r.outcome is Outcome.UNRESOLVED for r in records[:-1])
+    assert asked == 1 + MAX_RESOLUTION_ROUNDS + 1  # the question, its repairs, its part
+    assert records[asked - 1].ids == {cause} and records[asked - 1].outcome is Outcome.FAIL
+    assert all(r.outcome is Outcome.UNRESOLVED for r in records[:asked - 1])
+    assert again is Outcome.FAIL
+    # the question and its part without the user: no repair round
+    assert [r.ids for r in later] == [{user, last_helper, cause}, {last_helper, cause}]

@@ -131,6 +131,11 @@ class SearchOracle:
     # Loops that built, latest last: their repairs made at once for a
     # configuration broken alike (:meth:`_replay`).
     repaired: list[Repaired] = field(default_factory=list)
+    # Resolution loops that built after repairs, and loops whose errors spread past
+    # them: once more spread than build, a configuration that does not build is
+    # answered from inside first (:meth:`_shrink`), and grown only if that fails.
+    loops_built: int = field(default=0)
+    loops_spread: int = field(default=0)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -162,7 +167,12 @@ class SearchOracle:
                     self.repaired.remove(memory)  # it did not predict this one
             if self.resolver is not None:
                 first = record
+                inside = (self._shrink(config, first) if self.loops_spread > self.loops_built
+                          and first.ids == config and self.did_not_build(first) else None)
+                if inside is not None:
+                    return self.tester.confirmed(inside).outcome
                 record, spread = self._resolve(config, record, enlarged, involved)
+                self.loops_spread += spread
                 if spread and first.ids == config:
                     record = self._shrink(config, first) or record
         return self.tester.confirmed(record).outcome
@@ -268,6 +278,7 @@ class SearchOracle:
                     self.taught.add(a, b)
                 if steps:  # repairs made here, not only made at once
                     self.repaired.append(Repaired(config, frozenset(seen), enlarged - config))
+                    self.loops_built += 1
                 for step, before in steps:
                     self.helped.setdefault(step, []).append((before, frozenset(seen)))
                 return record, False
