@@ -46,6 +46,9 @@ For a configuration it
    while it does not build). A part that FAILS answers FAIL (the failure
    lies inside the configuration, as with a repaired one that FAILS); a
    part that passes says nothing about the whole, which stays UNRESOLVED.
+   Once more loops of the search have spread than built after repairs,
+   growing is mostly in vain there: a configuration that does not build is
+   answered from inside first, and grown only when its part says nothing.
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
