@@ -742,40 +742,9 @@ class JavaScript(Lang):
 
 # ---------------------------------------------------------------- c
 
-C_TEST = '''\
-#!/bin/sh
-# Build the program (the linker joins the functions, the tables and the callers
-# by name), run it and compare what every table entry returns for 1, 2 and 5
-# with GOOD's values in expected.txt.
-#
-# Exit 0: every value as on GOOD. Exit 1: some value differs. Exit 125: the
-# program does not build or link (an undeclared or undefined name; the
-# compiler's or the linker's message is printed), or it does not run.
-
-out=$(mktemp -d "${TMPDIR:-/tmp}/namelink.XXXXXX") || exit 125
-trap 'rm -rf "$out"' EXIT
-if ! make -s -j2 -f build.mk OUT="$out" >"$out/build.log" 2>&1; then
-    tail -n 20 "$out/build.log"
-    echo "UNRESOLVED: the program does not build"
-    exit 125
-fi
-if ! "$out/namelink" >"$out/got.txt"; then
-    echo "UNRESOLVED: the program failed"
-    exit 125
-fi
-if cmp -s expected.txt "$out/got.txt"; then
-    echo "PASS: $(wc -l <expected.txt) plugin results as expected"
-    exit 0
-fi
-echo "FAIL: plugin results differ:"
-diff expected.txt "$out/got.txt" | head -n 6
-exit 1
-'''
-
-C_MAKEFILE = '''\
-# Build the program out of the tree: make -f build.mk OUT=DIR (DIR/namelink).
-# Every src/**/*.c is a translation unit; the linker resolves the names.
-
+# The C programs' build rules, and their test's build and comparison (the
+# run between them differs: cstatic prints what the registry says).
+_MAKE_RULES = """
 OUT ?= build
 CC ?= gcc
 CFLAGS = -std=c99 -O0 -pipe -Wall -Werror=implicit-function-declaration
@@ -788,7 +757,54 @@ $(OUT)/namelink: $(OBJS)
 $(OUT)/%.o: src/%.c
 \t@mkdir -p $(dir $@)
 \t$(CC) $(CFLAGS) -c -o $@ $<
-'''
+"""
+_TEST_BUILD = """
+out=$(mktemp -d "${TMPDIR:-/tmp}/namelink.XXXXXX") || exit 125
+trap 'rm -rf "$out"' EXIT
+if ! make -s -j2 -f build.mk OUT="$out" >"$out/build.log" 2>&1; then
+    tail -n 20 "$out/build.log"
+    echo "UNRESOLVED: the program does not build"
+    exit 125
+fi
+"""
+_C_RUN = """\
+if ! "$out/namelink" >"$out/got.txt"; then
+    echo "UNRESOLVED: the program failed"
+    exit 125
+fi
+"""
+_CS_RUN = """\
+if ! "$out/namelink" >"$out/got.txt" 2>"$out/err.txt"; then
+    tail -n 20 "$out/err.txt"
+    echo "UNRESOLVED: the program failed"
+    exit 125
+fi
+"""
+_TEST_COMPARE = """\
+if cmp -s expected.txt "$out/got.txt"; then
+    echo "PASS: $(wc -l <expected.txt) plugin results as expected"
+    exit 0
+fi
+echo "FAIL: plugin results differ:"
+diff expected.txt "$out/got.txt" | head -n 6
+exit 1
+"""
+
+C_TEST = """\
+#!/bin/sh
+# Build the program (the linker joins the functions, the tables and the callers
+# by name), run it and compare what every table entry returns for 1, 2 and 5
+# with GOOD's values in expected.txt.
+#
+# Exit 0: every value as on GOOD. Exit 1: some value differs. Exit 125: the
+# program does not build or link (an undeclared or undefined name; the
+# compiler's or the linker's message is printed), or it does not run.
+""" + _TEST_BUILD + _C_RUN + _TEST_COMPARE
+
+C_MAKEFILE = """\
+# Build the program out of the tree: make -f build.mk OUT=DIR (DIR/namelink).
+# Every src/**/*.c is a translation unit; the linker resolves the names.
+""" + _MAKE_RULES
 
 C_PLUGIN_H = '''\
 /* A plugin table entry: a function's name and the function, joined by the linker. */
@@ -964,46 +980,13 @@ CS_TEST = """\
 # program does not build (the compiler's message is printed), or it fails,
 # e.g. a name the registry cannot find ("registry: d004/m01 has no function
 # f2_v2").
-
-out=$(mktemp -d "${TMPDIR:-/tmp}/namelink.XXXXXX") || exit 125
-trap 'rm -rf "$out"' EXIT
-if ! make -s -j2 -f build.mk OUT="$out" >"$out/build.log" 2>&1; then
-    tail -n 20 "$out/build.log"
-    echo "UNRESOLVED: the program does not build"
-    exit 125
-fi
-if ! "$out/namelink" >"$out/got.txt" 2>"$out/err.txt"; then
-    tail -n 20 "$out/err.txt"
-    echo "UNRESOLVED: the program failed"
-    exit 125
-fi
-if cmp -s expected.txt "$out/got.txt"; then
-    echo "PASS: $(wc -l <expected.txt) plugin results as expected"
-    exit 0
-fi
-echo "FAIL: plugin results differ:"
-diff expected.txt "$out/got.txt" | head -n 6
-exit 1
-"""
+""" + _TEST_BUILD + _CS_RUN + _TEST_COMPARE
 
 CS_MAKEFILE = """\
 # Build the program out of the tree: make -f build.mk OUT=DIR (DIR/namelink).
 # Every src/**/*.c is a translation unit; the registry finds functions by name
 # when the program runs.
-
-OUT ?= build
-CC ?= gcc
-CFLAGS = -std=c99 -O0 -pipe -Wall -Werror=implicit-function-declaration
-SRCS := $(sort $(wildcard src/*.c src/*/*.c))
-OBJS := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
-
-$(OUT)/namelink: $(OBJS)
-\t$(CC) -o $@ $(OBJS)
-
-$(OUT)/%.o: src/%.c
-\t@mkdir -p $(dir $@)
-\t$(CC) $(CFLAGS) -c -o $@ $<
-"""
+""" + _MAKE_RULES
 
 CS_REGISTRY_BODY = """\
 static const struct plugin_entry *module_table(const char *path)
