@@ -69,6 +69,7 @@ from wynot.tester import DID_NOT_BUILD, Tester
 
 MAX_RESOLUTION_ROUNDS = 4
 MAX_SHRINK_ROUNDS = 2  # runs of a configuration's part without what its errors involve
+MAX_VAIN_SHRINKS = 3  # parts that said nothing before one FAILED: the direction is dropped
 MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configuration holds
 # One round of the resolution loop: the errors of the run before it (every
@@ -139,6 +140,10 @@ class SearchOracle:
     # answered from inside first (:meth:`_shrink`), and grown only if that fails.
     loops_built: int = field(default=0)
     loops_spread: int = field(default=0)
+    # Parts run from inside (:meth:`_shrink`): until one has FAILED, the other
+    # direction is tried :data:`MAX_VAIN_SHRINKS` times in a search, no more.
+    shrinks_failed: int = field(default=0)
+    shrinks_vain: int = field(default=0)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
@@ -325,6 +330,17 @@ class SearchOracle:
         times while it does not build. A part of ``config`` that FAILS answers
         for it, as a repaired configuration that FAILS does (the failure lies
         inside it); one that passes says nothing about ``config``: None then."""
+        if not self.shrinks_failed and self.shrinks_vain >= MAX_VAIN_SHRINKS:
+            return None
+        found = self._shrunk(config, record)
+        if found is None:
+            self.shrinks_vain += 1
+        else:
+            self.shrinks_failed += 1
+        return found
+
+    def _shrunk(self, config: frozenset[int], record: TestRecord) -> TestRecord | None:
+        """:meth:`_shrink`'s runs: the FAIL of a part, or None."""
         resolver = self._resolver()
         current = config
         for _ in range(MAX_SHRINK_ROUNDS):
