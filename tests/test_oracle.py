@@ -14,7 +14,12 @@ from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.diffread import read_diff
-from wynot.oracle import MAX_KNOWN_REPAIR, MAX_RESOLUTION_ROUNDS, SearchOracle
+from wynot.oracle import (
+    MAX_KNOWN_REPAIR,
+    MAX_RESOLUTION_ROUNDS,
+    MAX_VAIN_SHRINKS,
+    SearchOracle,
+)
 from wynot.outcome import Outcome
 from wynot.result import PREDICTED, RAN
 
@@ -212,12 +217,11 @@ def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> N
     assert call in records[-1].ids
 
 
-def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
-        make_repo, tmp_path) -> None:
-    """u.py starts importing a helper from a chain of six new ones, each importing
-    the next: each run names only the next missing one, so four repair rounds do
-    not build it. calc.py's change fails alone. The configuration {u.py, calc.py}
-    FAILS through its part without what its errors involve (u.py): calc.py alone."""
+def spread_repo(make_repo) -> tuple:
+    """u.py starts importing a helper from a chain of six new ones (app/f1.py ...
+    app/f6.py), each importing the next, so that each run names only the next
+    missing one; calc.py's change (the cause) fails alone. Returns (repo, GOOD,
+    diff, change id by path)."""
     repo = make_repo("spread")
     chain = {f"app/f{i}.py": b"pass\n" for i in range(1, 7)}
     base = {"app/__init__.py": b"", "run_test.py": import_check(
@@ -229,10 +233,19 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
                        "app/u.py": b"from app.f1 import h1\nX = h1\n",
                        "app/calc.py": b"VALUE = 3\n"})
     diff = read_diff(repo.path, good, bad)
-    user = next(c.id for c in diff.changes if c.path == "app/u.py")
-    cause = next(c.id for c in diff.changes if c.path == "app/calc.py")
+    return repo, good, diff, {c.path: c.id for c in diff.changes}
+
+
+def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
+        make_repo, tmp_path) -> None:
+    """u.py starts importing a helper from a chain of six new ones, each importing
+    the next: each run names only the next missing one, so four repair rounds do
+    not build it. calc.py's change fails alone. The configuration {u.py, calc.py}
+    FAILS through its part without what its errors involve (u.py): calc.py alone."""
+    repo, good, diff, ids = spread_repo(make_repo)
+    user, cause = ids["app/u.py"], ids["app/calc.py"]
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
-    last_helper = next(c.id for c in diff.changes if c.path == "app/f6.py")
+    last_helper = ids["app/f6.py"]
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
         oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
         outcome = oracle(frozenset({user, cause}))
@@ -247,3 +260,24 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
     assert again is Outcome.FAIL
     # the question and its part without the user: no repair round
     assert [r.ids for r in later] == [{user, last_helper, cause}, {last_helper, cause}]
+
+
+def test_the_other_direction_is_dropped_after_parts_that_said_nothing(make_repo,
+                                                                     tmp_path) -> None:
+    """Without the cause, the parts run from inside pass: after MAX_VAIN_SHRINKS of
+    them and none FAILED, a configuration whose errors spread is left UNRESOLVED
+    with no part run, even one whose part would fail."""
+    repo, good, diff, ids = spread_repo(make_repo)
+    user, cause = ids["app/u.py"], ids["app/calc.py"]
+    helpers = [ids[f"app/f{i}.py"] for i in range(2, 7)]
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
+        for helper in helpers[:MAX_VAIN_SHRINKS]:  # each part passes: no cause in it
+            assert oracle(frozenset({user, helper})) is Outcome.UNRESOLVED
+        asked = len(records)
+        outcome = oracle(frozenset({user, cause}))
+        later = [r.ids for r in records[asked:] if r.ran]
+    assert oracle.shrinks_vain == MAX_VAIN_SHRINKS and not oracle.shrinks_failed
+    assert outcome is Outcome.UNRESOLVED
+    assert frozenset({cause}) not in later and all(user in ids for ids in later)
