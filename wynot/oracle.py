@@ -49,6 +49,9 @@ For a configuration it
    Once more loops of the search have spread than built after repairs,
    growing is mostly in vain there: a configuration that does not build is
    answered from inside first, and grown only when its part says nothing.
+   Until a part has FAILED in the search, this direction is tried
+   :data:`MAX_VAIN_SHRINKS` times, then dropped: where the errors spread for
+   other reasons (a tangle the cause is part of), every part passes.
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
