@@ -140,7 +140,7 @@ class SearchOracle:
     repaired: list[Repaired] = field(default_factory=list)
     # Resolution loops that built after repairs, and loops whose errors spread past
     # them: once more spread than build, a configuration that does not build is
-    # answered from inside first (:meth:`_shrink`), and grown only if that fails.
+    # answered from inside first (:meth:`_shrink`), and grown only if that says nothing.
     loops_built: int = field(default=0)
     loops_spread: int = field(default=0)
     # Parts run from inside (:meth:`_shrink`): until one has FAILED, the other
