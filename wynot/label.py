@@ -16,7 +16,7 @@ run in parallel.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
@@ -154,16 +154,18 @@ def reached_by_repairs(tester: Tester, ids: frozenset[int]) -> bool:
 def smallest_failing(tester: Tester) -> frozenset[int] | None:
     """The smallest configuration that really ran and FAILED (the first of those as
     small)."""
-    return min((r.ids for r in tester.records if r.outcome is Outcome.FAIL
-                and r.source in (RAN, CACHED) and not r.commit), key=len, default=None)
+    return min(_failing(tester), key=len, default=None)
 
 
 def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[int] | None:
     """The smallest configuration containing ``ids`` that really ran and FAILED."""
-    failing = [r.ids for r in tester.records
-               if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit
-               and ids < r.ids]
-    return min(failing, key=len, default=None)
+    return min((f for f in _failing(tester) if ids < f), key=len, default=None)
+
+
+def _failing(tester: Tester) -> Iterator[frozenset[int]]:
+    """The hunk configurations that really ran (or were replayed) and FAILED, in turn."""
+    return (r.ids for r in tester.records
+            if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit)
 
 
 def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], split: Split[int],
