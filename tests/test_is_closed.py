@@ -84,3 +84,13 @@ def test_near_answers_follow_what_enters_and_leaves() -> None:
     assert deps.is_closed(many - {1, 2, 3})
     assert not deps.is_closed((many - {1, 3}) | {99})  # 2 still lacks 3
     assert deps.is_closed(many | {99})  # 99 entered: 1 has it
+
+
+def test_the_interior_drops_what_lacks_a_need_and_what_needs_that() -> None:
+    deps = Dependencies()
+    deps.add(1, 2)  # 1 needs 2, 2 needs 3
+    deps.add(2, 3)
+    assert deps.interior({1, 2}) == frozenset()
+    assert deps.interior({1, 2, 3, 4}) == {1, 2, 3, 4}
+    assert deps.interior({2, 3, 4}) == {2, 3, 4}
+    assert deps.is_closed(deps.interior({1, 3, 4}))

@@ -350,7 +350,7 @@ class SearchOracle:
             output = record.output_text()
             blamed = (resolver.broken(output, current)
                       | resolver.involved(output, current)) & current
-            kept = self._kernel(current - blamed)
+            kept = self.deps.interior(current - blamed)
             if not blamed or not kept:
                 return None
             self.tester.progress(f"resolving: the errors spread past what repairs add -> "
@@ -363,14 +363,6 @@ class SearchOracle:
                 return None
             current = kept
         return None
-
-    def _kernel(self, config: frozenset[int]) -> frozenset[int]:
-        """The largest part of ``config`` closed under the known dependencies: the
-        changes whose needs it lacks taken out, and those that need them."""
-        kept = set(config)
-        while lacking := {c for c in kept if not self.deps.needs.get(c, set()) <= kept}:
-            kept -= lacking
-        return frozenset(kept)
 
     def _futile(self, step: Step, config: frozenset[int]) -> bool:
         """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,

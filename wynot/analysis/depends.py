@@ -136,6 +136,14 @@ class Dependencies:
                     todo.append(b)
         return frozenset(closed)
 
+    def interior(self, config: Iterable[int]) -> frozenset[int]:
+        """The largest subset of ``config`` that is closed under the dependencies: the
+        changes whose needs it lacks taken out, and those that need them."""
+        kept = set(config)
+        while lacking := {c for c in kept if not self.needs.get(c, set()) <= kept}:
+            kept -= lacking
+        return frozenset(kept)
+
     def is_closed(self, config: frozenset[int]) -> bool:
         """Whether every change ``config`` holds has what it needs in ``config``.
 
