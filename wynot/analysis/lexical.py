@@ -188,9 +188,14 @@ def suffix(path: str) -> str:
 
 def text_of(data: bytes) -> str:
     """Text to scan ('' for binary data)."""
-    if b"\0" in data[:8000]:
+    if is_binary(data):
         return ""
     return data.decode("utf-8", errors="replace")
+
+
+def is_binary(data: bytes) -> bool:
+    """Whether ``data`` is binary, as git tells (a NUL byte in its first 8,000)."""
+    return b"\0" in data[:8000]
 
 
 # What ``str.splitlines`` cuts at beyond ``\n`` and ``\r``, UTF-8 encoded.
@@ -206,7 +211,7 @@ def lines_with(data: bytes, word: str) -> list[str]:
     the text's lines encoded (a decoding error never joins or splits them).
     """
     encoded = word.encode("ascii")
-    if encoded not in data or b"\0" in data[:8000]:
+    if encoded not in data or is_binary(data):
         return []
     if any(other in data for other in _OTHER_BREAKS):
         return [line for line in text_of(data).splitlines() if word in line]

@@ -23,6 +23,7 @@ from wynot.analysis.lexical import (
     NO_TOKEN_CHANGE,
     Changed,
     TokenChange,
+    is_binary,
     leading_context,
     module_name,
     read_change,
@@ -106,7 +107,7 @@ def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
     for index in indexes:
         fd = files[index]
         fa = analyse_file(fd)
-        lexer = _lexer(fd) if fa.language is None else None
+        lexer = _lexer_of(fd) if fa.language is None else None
         for change in fd.changes:
             read = read_change(change, fd)
             found.symbols[change.id] = change_symbols(change, fd, fa, read)
@@ -166,7 +167,7 @@ def side_words(diff: Diff, side: str) -> Counter[bytes]:
     the clusters."""
     states = (getattr(fd, side) for fd in diff.files
               if language_for(fd.old_path or fd.new_path or "") is not None
-              or _lexer(fd) is not None)
+              or _lexer_of(fd) is not None)
     return word_counts(s.data for s in states if s is not None)
 
 
@@ -246,11 +247,11 @@ def _whole_file_change(change: Change, fd: FileDiff,
                         new_defined=new.defined)
 
 
-def _lexer(fd: FileDiff) -> str | None:
+def _lexer_of(fd: FileDiff) -> str | None:
     """The Pygments lexer of a file tree-sitter has no grammar for, chosen by its
     name and first bytes; None for prose, binary data or no lexer."""
     side = fd.new if fd.new is not None else fd.old
-    if side is None or b"\0" in side.data[:8000]:
+    if side is None or is_binary(side.data):
         return None
     return lexer_for(fd.new_path or fd.old_path or "", side.data)
 

@@ -135,7 +135,6 @@ def _grammar(language: str) -> _Grammar | None:
                     definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor)
 
 
-
 # The name a declaration introduces: its ``name`` field in most grammars, the
 # ``declarator`` of a C or C++ function, variable or typedef.
 _DEFINITION_PATTERNS = (
