@@ -217,19 +217,23 @@ def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> N
     assert call in records[-1].ids
 
 
-def spread_repo(make_repo) -> tuple:
+def spread_repo(make_repo, mention: bool = False) -> tuple:
     """u.py starts importing a helper from a chain of six new ones (app/f1.py ...
     app/f6.py), each importing the next, so that each run names only the next
-    missing one; calc.py's change (the cause) fails alone. Returns (repo, GOOD,
-    diff, change id by path)."""
+    missing one; calc.py's change (the cause) fails alone. With ``mention``,
+    notes.py's change mentions h5 as well. Returns (repo, GOOD, diff, change id
+    by path)."""
     repo = make_repo("spread")
     chain = {f"app/f{i}.py": b"pass\n" for i in range(1, 7)}
     base = {"app/__init__.py": b"", "run_test.py": import_check(
         "from app import u, calc", "calc.VALUE != 2")}
-    good = repo.commit({**base, **chain, "app/u.py": b"X = 1\n", "app/calc.py": b"VALUE = 2\n"})
+    notes = {"app/notes.py": b"SEE = None\n"} if mention else {}
+    good = repo.commit({**base, **chain, **notes, "app/u.py": b"X = 1\n",
+                        "app/calc.py": b"VALUE = 2\n"})
     helpers = {f"app/f{i}.py": b"from app.f%d import h%d\nh%d = h%d\n" % (i + 1, i + 1, i, i + 1)
                for i in range(1, 6)}
-    bad = repo.commit({**base, **helpers, "app/f6.py": b"h6 = 1\n",
+    notes = {"app/notes.py": b"SEE = 'h5'\n"} if mention else {}
+    bad = repo.commit({**base, **helpers, **notes, "app/f6.py": b"h6 = 1\n",
                        "app/u.py": b"from app.f1 import h1\nX = h1\n",
                        "app/calc.py": b"VALUE = 3\n"})
     diff = read_diff(repo.path, good, bad)
@@ -241,7 +245,9 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
     """u.py starts importing a helper from a chain of six new ones, each importing
     the next: each run names only the next missing one, so four repair rounds do
     not build it. calc.py's change fails alone. The configuration {u.py, calc.py}
-    FAILS through its part without what its errors involve (u.py): calc.py alone."""
+    FAILS through its part without what its errors involve (u.py): calc.py alone.
+    A search whose loops spread more often than they built answers the next
+    configuration that does not build from inside first, with no repair round."""
     repo, good, diff, ids = spread_repo(make_repo)
     user, cause = ids["app/u.py"], ids["app/calc.py"]
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
@@ -250,8 +256,9 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
         oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
         outcome = oracle(frozenset({user, cause}))
         asked = len(records)
-        # a spread and no loop built: the next one is answered from inside first
-        again = oracle(frozenset({user, last_helper, cause}))
+        inside_first = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff),
+                                    loops_spread=1)
+        again = inside_first(frozenset({user, last_helper, cause}))
         later = [r for r in records[asked:] if r.ran]
     assert outcome is Outcome.FAIL
     assert asked == 1 + MAX_RESOLUTION_ROUNDS + 1  # the question, its repairs, its part
@@ -260,6 +267,55 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
     assert again is Outcome.FAIL
     # the question and its part without the user: no repair round
     assert [r.ids for r in later] == [{user, last_helper, cause}, {last_helper, cause}]
+
+
+def test_a_question_that_holds_a_failing_part_is_answered_by_its_run(make_repo,
+                                                                      tmp_path) -> None:
+    """Once {u.py, calc.py} FAILED through its part (calc.py alone), a question that
+    holds calc.py is answered by that run, whatever else it holds: FAIL, with no
+    run of its own. One that does not hold it runs."""
+    repo, good, diff, ids = spread_repo(make_repo)
+    user, cause, last_helper = ids["app/u.py"], ids["app/calc.py"], ids["app/f6.py"]
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
+        assert oracle(frozenset({user, cause})) is Outcome.FAIL
+        asked = len(records)
+        assert oracle.failed_inside(frozenset({user, last_helper, cause})) == {cause}
+        assert oracle(frozenset({user, last_helper, cause})) is Outcome.FAIL
+        replayed = records[asked:]
+        assert oracle(frozenset({last_helper})) is Outcome.PASS
+    assert [(r.ids, r.ran, r.resolving) for r in replayed] == [
+        ({cause}, False, None)]  # the part's record again, not a run
+    assert records[-1].ids == {last_helper} and records[-1].ran
+
+
+def test_a_loop_that_leads_into_a_chain_that_spread_stops_there(make_repo,
+                                                                   tmp_path) -> None:
+    """{u.py, calc.py}'s repairs go down the chain f1, f2, ... and spread, their last
+    errors naming h5, which notes.py's change mentions too. {u.py, f1.py,
+    notes.py} is repaired by f2.py's change (its own first error, a first round;
+    notes.py makes it no repeat of that loop's step), after which the errors
+    name h3 in f3, a diagnostic that loop repaired: the loop stops there,
+    UNRESOLVED, rather than going down the same chain for three more rounds.
+    With f5.py's change instead of notes.py's, the configuration holds what the
+    chain needed after those rounds, and the repairs go on until it builds."""
+    repo, good, diff, ids = spread_repo(make_repo, mention=True)
+    user, cause, notes = ids["app/u.py"], ids["app/calc.py"], ids["app/notes.py"]
+    chain = [ids[f"app/f{i}.py"] for i in range(1, 7)]
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
+        assert oracle(frozenset({user, cause})) is Outcome.FAIL
+        asked = len(records)
+        assert oracle(frozenset({user, chain[0], notes})) is Outcome.UNRESOLVED
+        stopped = [r.ids for r in records[asked:] if r.ran and r.resolving is None
+                   or r.ids >= {user, chain[0], notes}]
+        asked = len(records)
+        assert oracle(frozenset({user, chain[0], chain[4]})) is Outcome.PASS
+        grown = [r.ids for r in records[asked:] if r.ran and r.ids >= {user, chain[0]}]
+    assert stopped == [{user, chain[0], notes}, {user, *chain[:2], notes}]
+    assert grown[-1] == {user, *chain} and len(grown) == MAX_RESOLUTION_ROUNDS + 1
 
 
 def test_the_other_direction_is_dropped_after_parts_that_said_nothing(make_repo,

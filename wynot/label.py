@@ -197,6 +197,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
         return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
 
     def predict(config: frozenset[int]) -> Outcome | None:
+        if oracle.failed_inside(applied | config) is not None:
+            return Outcome.FAIL
         if not oracle.deps.is_closed(applied | config):
             return Outcome.UNRESOLVED
         return tester.peek(applied | config)  # a guess already answered
@@ -215,7 +217,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     split = remembered(split)  # the replays split the same runs again and again
     def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
         closed = oracle.deps.is_closed(applied | config)
-        return tester.answered(applied | config) or (not closed and oracle.resolver is None)
+        return (tester.answered(applied | config) or (not closed and oracle.resolver is None)
+                or oracle.failed_inside(applied | config) is not None)
 
     test = Lookahead(search, ask, announce, tester.executor.workers, predict,
                      tester.guesses(changes), ready)

@@ -52,6 +52,15 @@ For a configuration it
    Until a part has FAILED in the search, this direction is tried
    :data:`MAX_VAIN_SHRINKS` times, then dropped: where the errors spread for
    other reasons (a tangle the cause is part of), every part passes.
+   The diagnostics such a loop repaired are remembered: a later loop whose
+   repairs lead to one of them (from its second round on) would walk the same
+   chain, and stops there as one that spread.
+6. a configuration that holds one that really ran and FAILED for an earlier
+   question (its own run, its repaired configuration, or its part) is answered
+   by that run, with no run of its own: the failure lies inside it, as it does
+   for a configuration whose part FAILS, whatever the rest does to the build.
+   dd+ then narrows down to that part by the questions that hold it at no cost
+   (a tangle around a small failing part took one run per change removed).
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
@@ -147,15 +156,47 @@ class SearchOracle:
     # direction is tried :data:`MAX_VAIN_SHRINKS` times in a search, no more.
     shrinks_failed: int = field(default=0)
     shrinks_vain: int = field(default=0)
+    # The configurations that really ran and FAILED for this oracle's questions (a
+    # question's own run, its repaired or its inner part), none inside another:
+    # a later question that holds one of them is answered by that run.
+    failed: list[frozenset[int]] = field(default_factory=list)
+    # Each round of the loops whose errors spread past the repairs: the diagnostics
+    # it repaired, and what the loop added after it (its later rounds, and the
+    # repair its last errors asked for). A later loop whose repairs lead to one of
+    # those diagnostics, holding none of what came after, goes the same way.
+    spread_rounds: list[tuple[frozenset[Target], frozenset[int]]] = field(
+        default_factory=list)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
+        inner = self.failed_inside(config)
+        if inner is not None:
+            return self.tester.decide(inner, "search").outcome  # that run, replayed
+        record = self._answer(config)
+        if record.outcome is Outcome.FAIL and record.ids and not record.commit:
+            self._failed(record.ids)
+        return record.outcome
+
+    def failed_inside(self, config: frozenset[int]) -> frozenset[int] | None:
+        """A configuration that FAILED for an earlier question and that ``config``
+        holds (not ``config`` itself): the failure lies inside ``config`` as it lies
+        inside a configuration whose repaired run or part FAILED, whatever the
+        rest of ``config`` does to the build."""
+        return next((ids for ids in self.failed
+                     if len(ids) < len(config) and ids <= config), None)
+
+    def _failed(self, ids: frozenset[int]) -> None:
+        if any(known <= ids for known in self.failed):
+            return
+        self.failed = [known for known in self.failed if not ids <= known] + [ids]
+
+    def _answer(self, config: frozenset[int]) -> TestRecord:
         if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
             repaired = self.taught.closure(config)  # the repairs that built before
             if (self.resolver is None or len(repaired - config) > MAX_KNOWN_REPAIR
                     or not self.deps.is_closed(repaired) or self.unbuilt > self.built):
                 missing = len(self.deps.closure(config) - config)
                 return self.tester.predict(config, "search",
-                                           f"predicted: needs {missing} more changes").outcome
+                                           f"predicted: needs {missing} more changes")
             self.tester.progress(f"resolving: learned dependencies -> adding "
                                  f"{len(repaired - config)} changes")
             record = self.tester.run(repaired, "search", resolving=config)
@@ -181,12 +222,12 @@ class SearchOracle:
                 inside = (self._shrink(config, first) if self.loops_spread > self.loops_built
                           and first.ids == config and self.did_not_build(first) else None)
                 if inside is not None:
-                    return self.tester.confirmed(inside).outcome
+                    return self.tester.confirmed(inside)
                 record, spread = self._resolve(config, record, enlarged, involved)
                 self.loops_spread += spread
                 if spread and first.ids == config:
                     record = self._shrink(config, first) or record
-        return self.tester.confirmed(record).outcome
+        return self.tester.confirmed(record)
 
     def known(self) -> Dependencies:
         """The dependencies for labelling: derived, learned, and observed."""
@@ -280,6 +321,7 @@ class SearchOracle:
         targeted: set[Target] = set()
         learned: list[tuple[int, int]] = []
         steps: list[tuple[Step, frozenset[int]]] = []
+        rounds: list[tuple[frozenset[Target], frozenset[int]]] = []  # repaired, added
         seen = set(involved)  # the changes every round's errors involved
         spread = True  # until a round ends the loop for another reason
         for _ in range(MAX_RESOLUTION_ROUNDS):
@@ -302,6 +344,10 @@ class SearchOracle:
             if not resolution.add or resolver.reports_again(output, enlarged, targeted):
                 spread = False
                 break
+            if steps and self._spreads_again(resolution.targets, enlarged):
+                self.tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> "
+                                     "repairs whose errors spread before: not tried")
+                return record, True  # a guess: its steps are not shown futile
             targeted.update(resolution.targets)
             learned.extend(resolution.learned)
             grown = self.deps.closure(enlarged | resolution.add)
@@ -314,16 +360,35 @@ class SearchOracle:
                 spread = False
                 break
             steps.append((step, enlarged))
+            rounds.append((resolution.targets, grown - enlarged))
             enlarged = grown
             self.tester.progress(
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")
             record = self.tester.run(enlarged, "search", resolving=config)
+        if spread and steps:
+            self._spread(rounds, record, enlarged)
         if steps and self.did_not_build(record):
             involved = self._resolver().involved(record.output_text(), enlarged)
             for step, before in steps:
                 self.futile.setdefault(step, []).append((before, involved))
         return record, spread
+
+    def _spread(self, rounds: list[tuple[frozenset[Target], frozenset[int]]],
+                record: TestRecord, enlarged: frozenset[int]) -> None:
+        """Remember the rounds of a loop whose errors spread past its repairs
+        (:attr:`spread_rounds`); ``record`` is its last run, of ``enlarged``."""
+        ahead = self._resolver().resolve(record.output_text(), enlarged).add - enlarged
+        for targets, added in reversed(rounds):
+            self.spread_rounds.append((targets, ahead))
+            ahead = ahead | added
+
+    def _spreads_again(self, targets: frozenset[Target], config: frozenset[int]) -> bool:
+        """Whether a repair of ``targets`` from ``config`` leads down a chain of
+        repairs that spread before: a round of such a loop repaired one of them,
+        and ``config`` holds none of what that loop added after it."""
+        return any(targets & repaired and not ahead & config
+                   for repaired, ahead in self.spread_rounds)
 
     def _shrink(self, config: frozenset[int], record: TestRecord) -> TestRecord | None:
         """A FAIL for ``config`` from inside it, when its errors spread past what
