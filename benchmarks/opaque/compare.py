@@ -27,7 +27,9 @@ The cases (``--cases``, default all, in this order):
   ``PATH``), ``tinyxml2_bool_attribute`` (C++, a release that threads line
   numbers through the parser), ``semver_prerelease_and_group`` (Go built with
   ``go test -c``, offline in GOPATH mode; a function type's signature
-  changed under every function of a map).
+  changed under every function of a map), ``toml_float_exponent`` (Go again,
+  a package with an internal package, copied into a GOPATH by the build; a
+  method renamed under every call of it).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -70,7 +72,8 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
            "semver_prerelease_and_group", "pathtoregexp_match_array",
-           "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants"]
+           "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
+           "toml_float_exponent"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
