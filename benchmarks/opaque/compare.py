@@ -27,7 +27,9 @@ The cases (``--cases``, default all, in this order):
   ``PATH``), ``tinyxml2_bool_attribute`` (C++, a release that threads line
   numbers through the parser), ``semver_prerelease_and_group`` (Go built with
   ``go test -c``, offline in GOPATH mode; a function type's signature
-  changed under every function of a map).
+  changed under every function of a map), ``mojo_json_exception_stash``
+  (Perl run with ``perl -Ilib``: the 78 modules of a Mojolicious application,
+  where a missing sub is an error only when it is called).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -65,12 +67,13 @@ PYTHON = ["werkzeug_build_empty_list", "itsdangerous_aware_timestamp",
 C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
      "cjson_print_precision"]
 # held out: shapes the code was not tuned on (another C project, JavaScript, Java, C++,
-# Rust, Go, TypeScript)
+# Rust, Go, TypeScript, Perl)
 HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers",
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
            "semver_prerelease_and_group", "pathtoregexp_match_array",
-           "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants"]
+           "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
+           "mojo_json_exception_stash"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
