@@ -29,7 +29,9 @@ The cases (``--cases``, default all, in this order):
   ``go test -c``, offline in GOPATH mode; a function type's signature
   changed under every function of a map), ``toml_float_exponent`` (Go again,
   a package with an internal package, copied into a GOPATH by the build; a
-  method renamed under every call of it).
+  method renamed under every call of it), ``mojo_json_exception_stash``
+  (Perl run with ``perl -Ilib``: the 78 modules of a Mojolicious application,
+  where a missing sub is an error only when it is called).
 
 Each case is built under ``DIR/<case>`` (reused when present) and wynot runs
 once per mode with ``--json --no-cache --strategy hunks --timeout T
@@ -67,13 +69,13 @@ PYTHON = ["werkzeug_build_empty_list", "itsdangerous_aware_timestamp",
 C = ["libyaml_quote_escape", "lz4_frame_bound_autoflush", "cjson_array_prev",
      "cjson_print_precision"]
 # held out: shapes the code was not tuned on (another C project, JavaScript, Java, C++,
-# Rust, Go, TypeScript)
+# Rust, Go, TypeScript, Perl)
 HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_numbers",
            "mustache_primitive_lookup", "cxxopts_char_length", "strsim_jaro_transpositions",
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
            "semver_prerelease_and_group", "pathtoregexp_match_array",
            "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
-           "toml_float_exponent"]
+           "toml_float_exponent", "mojo_json_exception_stash"]
 ALL = [*NAMELINK, *PYTHON, *C, *HELDOUT]
 
 
