@@ -53,8 +53,8 @@ For a configuration it
    :data:`MAX_VAIN_SHRINKS` times, then dropped: where the errors spread for
    other reasons (a tangle the cause is part of), every part passes.
    The diagnostics such a loop repaired are remembered: a later loop whose
-   repairs lead to one of them (from its second round on) would walk the same
-   chain, and stops there as one that spread.
+   repairs lead to one of them, holding none of what that loop added after
+   it, would walk the same chain, and stops there as one that spread.
 6. a configuration that holds one that really ran and FAILED for an earlier
    question (its own run, its repaired configuration, or its part) is answered
    by that run, with no run of its own: the failure lies inside it, as it does
@@ -344,7 +344,7 @@ class SearchOracle:
             if not resolution.add or resolver.reports_again(output, enlarged, targeted):
                 spread = False
                 break
-            if steps and self._spreads_again(resolution.targets, enlarged):
+            if self._spreads_again(resolution.targets, enlarged):
                 self.tester.progress(f"resolving: {', '.join(resolution.names[:4])} -> "
                                      "repairs whose errors spread before: not tried")
                 return record, True  # a guess: its steps are not shown futile
