@@ -475,3 +475,98 @@ def test_complements_only_changes_nothing_without_unresolved_outcomes(case) -> N
     plain, shortcut = CountingOracle(monotone(cause)), CountingOracle(monotone(cause))
     assert dd_plus(changes, shortcut, complements_only=True) == dd_plus(changes, plain)
     assert shortcut.asked == plain.asked
+
+
+# --- inside a failing part (narrow) ---------------------------------------------
+
+
+class InsideOracle:
+    """A tangle answered from inside, as wynot's search oracle answers one: a
+    configuration that holds part of ``tangle`` does not build, but when it holds
+    the cause, its part without the tangle FAILS and answers for it. ``narrow``
+    gives that part, as :meth:`SearchOracle.failing_part` does."""
+
+    def __init__(self, cause: frozenset[int], tangle: frozenset[int]) -> None:
+        self.cause, self.tangle = cause, tangle
+        self.failed: list[frozenset[int]] = []
+
+    def __call__(self, c: frozenset[int]) -> Outcome:
+        inner = next((f for f in self.failed if f <= c), None)
+        if inner is not None:
+            return FAIL
+        if 0 < len(c & self.tangle) < len(self.tangle):
+            if self.cause <= c - self.tangle:
+                self.failed.append(c - self.tangle)
+                return FAIL
+            return UNRESOLVED
+        if self.cause <= c:
+            self.failed.append(c)
+            return FAIL
+        return PASS
+
+    def narrow(self, c: frozenset[int]) -> frozenset[int]:
+        return min((f for f in self.failed if f <= c), key=len, default=c)
+
+
+def test_dd_plus_goes_on_inside_the_failing_part_the_oracle_knows() -> None:
+    # Half of 0-31 holds the cause (3) and half of the tangle (12-19): its part
+    # without the tangle, 0-11, FAILED. Found in 0-15, dd+ searches 0-11 next,
+    # not the tangle's 12-15 again, one complement at a time.
+    changes, cause, tangle = list(range(32)), frozenset({3}), frozenset(range(12, 20))
+    plain, inside = InsideOracle(cause, tangle), InsideOracle(cause, tangle)
+    plain_asked, inside_asked = CountingOracle(plain), CountingOracle(inside)
+    events: list[Event[int]] = []
+    assert dd_plus(changes, plain_asked) == cause
+    assert dd_plus(changes, inside_asked, narrow=inside.narrow, observe=events.append) == cause
+    decided = [e for e in events if isinstance(e, Decided)]
+    assert decided[0].case is Case.INSIDE_PART and decided[0].c == frozenset(range(12))
+    assert not any(c & tangle for c in inside_asked.asked[1:])
+    assert len(inside_asked.asked) < len(plain_asked.asked)
+    inside_asked.assert_no_repeats(changes)
+
+
+def test_a_failing_complements_part_takes_the_search_inside_it() -> None:
+    # The cause is 2 and 30 together; the tangle 4-27 spans every quarter. No
+    # half or quarter holds both: UNRESOLVED. The complement of 8-15 holds both
+    # and part of the tangle: its part without the tangle, 0-3 and 28-31,
+    # FAILS, and dd+ goes on inside it (the changes of c' it holds), with n = 2
+    # again.
+    changes, cause, tangle = list(range(32)), frozenset({2, 30}), frozenset(range(4, 28))
+    oracle = InsideOracle(cause, tangle)
+    asked = CountingOracle(oracle)
+    events: list[Event[int]] = []
+    assert dd_plus(changes, asked, narrow=oracle.narrow, observe=events.append) == cause
+    inside = [e for e in events if isinstance(e, Decided) and e.case is Case.INSIDE_PART]
+    assert inside[0].c == frozenset({0, 1, 2, 3, 28, 29, 30, 31}) and inside[0].n == 4
+    after = [e.configuration for e in events[events.index(inside[0]):]
+             if isinstance(e, dd_module.Tested)]
+    assert after and not any(c & tangle for c in after)
+    asked.assert_no_repeats(changes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_and_cause)
+def test_narrow_that_knows_no_part_changes_nothing(case) -> None:
+    changes, cause = case
+    plain, narrowed = CountingOracle(monotone(cause)), CountingOracle(monotone(cause))
+    assert dd_plus(changes, narrowed, narrow=lambda c: c) == dd_plus(changes, plain)
+    assert narrowed.asked == plain.asked
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 40).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.integers(0, n - 1), min_size=1, max_size=3),
+    st.integers(0, n - 1), st.integers(1, n))))
+def test_dd_plus_inside_failing_parts_finds_exactly_the_cause(case) -> None:
+    # A tangle of consecutive changes anywhere (the cause may lie in it): the
+    # answer is the cause whenever it lies outside, and fails in any case; no
+    # configuration is asked twice.
+    n, cause, start, size = case
+    changes, cause = list(range(n)), frozenset(cause)
+    tangle = frozenset(range(start, min(n, start + size)))
+    oracle = InsideOracle(cause, tangle)
+    asked = CountingOracle(oracle)
+    found = dd_plus(changes, asked, narrow=oracle.narrow)
+    if not cause & tangle:
+        assert found == cause
+    asked.assert_no_repeats(changes)

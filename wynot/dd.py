@@ -45,6 +45,7 @@ class Case(enum.Enum):
 
     FOUND = "found"                  # |c| = 1: a failure-inducing change
     FOUND_IN = "found in c_i"        # a subset fails: continue inside it
+    INSIDE_PART = "inside a failing part"  # dd+: the oracle knows a failing part: go there
     INTERFERENCE = "interference"    # c_i and its complement both pass: search both
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
     TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
@@ -80,6 +81,7 @@ class Decided(Generic[T]):
 Event = Tested[T] | Decided[T]
 Split = Callable[[Sequence[T], int], Sequence[Sequence[T]]]
 Oracle = Callable[[frozenset[T]], Outcome]
+Narrow = Callable[[frozenset[T]], frozenset[T]]
 
 
 class SearchStopped(Exception, Generic[T]):
@@ -124,6 +126,7 @@ class _Search(Generic[T]):
         stop: Callable[[], bool] | None,
         keep_passing: bool = False,
         complements_only: bool = False,
+        narrow: Narrow[T] | None = None,
     ) -> None:
         self.order = {change: i for i, change in enumerate(changes)}
         if len(self.order) != len(changes):
@@ -147,6 +150,7 @@ class _Search(Generic[T]):
         self._stop = stop
         self.keep_passing = keep_passing  # dd+ only: take the *keep passing* shortcut
         self.complements_only = complements_only  # dd+ only: the *complements only* one
+        self._narrow = narrow  # dd+ only: a failing part of a configuration that FAILED
         self.resolved_subset = False  # a subset asked by dd_3 came back PASS or FAIL
         self.kept = 0  # how often it was taken
 
@@ -192,6 +196,18 @@ class _Search(Generic[T]):
         if self._observe is not None:
             self._observe(Decided(case, frozenset(c), r, n))
 
+    def part(self, configuration: frozenset[T], c: Collection[T]) -> frozenset[T] | None:
+        """The changes of ``c`` inside the failing part the oracle knows of
+        ``configuration`` (which FAILED), when that leaves some of ``c`` out and
+        not all of it; else None."""
+        if self._narrow is None:
+            return None
+        part = self._narrow(configuration)
+        inside = part.intersection(c)
+        if part < configuration and inside and len(inside) < len(c):
+            return frozenset(inside)
+        return None
+
     def split(self, c: Sequence[T], n: int) -> list[tuple[T, ...]]:
         parts = [tuple(p) for p in self._split(c, n)]
         if sum(len(p) for p in parts) != len(c) or set().union(*parts) != set(c):
@@ -218,6 +234,7 @@ def dd_plus(
     standalone: bool = False,
     keep_passing: bool = False,
     complements_only: bool = False,
+    narrow: Narrow[T] | None = None,
 ) -> frozenset[T]:
     """Return the failure-inducing changes that dd+ finds in ``changes``.
 
@@ -264,10 +281,22 @@ def dd_plus(
     nothing by itself); what is lost is a subset that would have built
     nonetheless. A new ``dd_3`` (inside a subset or a complement) asks the
     subsets of its first two partitions again.
+
+    ``narrow``, when given, is asked about each configuration the oracle
+    answered FAIL, and returns a part of it known to FAIL (the configuration
+    itself when none is known): an oracle that answered from inside, a part
+    it ran without the changes that kept the whole from building. dd+ then
+    goes on inside that part at once (case *inside a failing part*: a new
+    ``dd_3`` over the changes of ``c`` the part holds, with ``r`` and what the
+    step found passing applied) instead of finding it again one complement at
+    a time. The invariant holds as long as a configuration that holds the
+    part is not PASS, which is what an oracle that answers from inside
+    assumes (monotony, as dd+ does throughout).
     """
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
-    search = _Search(changes, test, split, observe, stop, keep_passing, complements_only)
+    search = _Search(changes, test, split, observe, stop, keep_passing, complements_only,
+                     narrow)
     result = _dd3(search, tuple(changes), frozenset(), 2)
     if standalone and (search.unresolved or search.kept):
         result = _add_context(search, changes, result)
@@ -307,6 +336,10 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
             t.append(search.test(r_c_i))
             search.resolved_subset |= t[i] is not Outcome.UNRESOLVED
             if t[i] is Outcome.FAIL:
+                inside = search.part(r_c_i, c_i)
+                if inside is not None:
+                    search.decide(Case.INSIDE_PART, inside, r, n)
+                    return _dd3(search, search.ordered(inside), r, 2)
                 search.decide(Case.FOUND_IN, c_i, r, n)
                 return _dd3(search, c_i, r, 2)
             if search.keep_passing and n == 2 and i == 0 and t[i] is Outcome.PASS:
@@ -327,12 +360,22 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
                 return _dd3(search, parts[i], joined(r, complements[i]), 2)
         c_prime = set(c)
         passed: list[T] = []  # r' = r | passed: built from r, not copied (wynot.lineage)
+        inside_part = False  # a failing complement's part took c' further in
         for i in range(n):
             if t_bar[i] is Outcome.FAIL:
                 c_prime.difference_update(parts[i])
+                inside = search.part(joined(r, complements[i]), c_prime)
+                if inside is not None:
+                    c_prime.intersection_update(inside)
+                    inside_part = True
             if t[i] is Outcome.PASS:
                 c_prime.difference_update(parts[i])
                 passed.extend(parts[i])
+        if inside_part and c_prime:  # as a new dd_3: its first subsets asked again
+            r_prime = joined(r, passed)
+            search.decide(Case.INSIDE_PART, c_prime, r_prime, n)
+            c, r, n, hopeless = search.ordered(c_prime), r_prime, 2, 0
+            continue
         if n < len(c) and c_prime:
             if search.complements_only and not search.resolved_subset:
                 hopeless += 1

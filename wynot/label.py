@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
-from wynot.dd import SearchStopped, Split, dd_plus
+from wynot.dd import Narrow, SearchStopped, Split, dd_plus
 from wynot.grow import Repair, grow, worth_growing
 from wynot.label_units import (
     closed_part,
@@ -169,10 +169,12 @@ def _failing(tester: Tester) -> Iterator[frozenset[int]]:
 
 
 def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], split: Split[int],
-             keep_passing: bool, stop: Stop | None = None) -> frozenset[int]:
-    """dd+ as the search runs it: with *keep passing*, the complements only."""
+             keep_passing: bool, stop: Stop | None = None,
+             narrow: Narrow[int] | None = None) -> frozenset[int]:
+    """dd+ as the search runs it: with *keep passing*, the complements only, and
+    inside the failing part the oracle knows of a configuration (``narrow``)."""
     return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
-                   complements_only=keep_passing)
+                   complements_only=keep_passing, narrow=narrow)
 
 
 def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
@@ -189,10 +191,13 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     def ask(config: frozenset[int]) -> Outcome:
         return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
+    def narrow(config: frozenset[int]) -> frozenset[int]:
+        return oracle.failing_part(joined(config, applied)) - applied
+
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        found = _dd_plus(changes, answer, split, keep_passing)
+        found = _dd_plus(changes, answer, split, keep_passing, narrow=narrow)
         answers.add(found)
         return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
 
@@ -213,7 +218,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
             again=likely)
 
     if tester.executor.workers < 2:
-        return _dd_plus(changes, ask, split, keep_passing, stop)
+        return _dd_plus(changes, ask, split, keep_passing, stop, narrow)
     split = remembered(split)  # the replays split the same runs again and again
     def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
         closed = oracle.deps.is_closed(applied | config)
@@ -224,7 +229,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                      tester.guesses(changes), ready)
     tester.replan = lambda: announce(test.plan())
     try:
-        found = _dd_plus(changes, test, split, keep_passing, stop)
+        found = _dd_plus(changes, test, split, keep_passing, stop, narrow)
         test.settle()  # the answer alone, its labels and its second run: ahead
         return found
     finally:

@@ -184,6 +184,12 @@ class SearchOracle:
         return next((ids for ids in self.failed
                      if len(ids) < len(config) and ids <= config), None)
 
+    def failing_part(self, config: frozenset[int]) -> frozenset[int]:
+        """The smallest configuration inside ``config`` that FAILED for this
+        oracle's questions (the first of those as small), ``config`` itself when
+        there is none: where dd+ goes on after ``config`` FAILED (its ``narrow``)."""
+        return min((ids for ids in self.failed if ids <= config), key=len, default=config)
+
     def _failed(self, ids: frozenset[int]) -> None:
         if any(known <= ids for known in self.failed):
             return
