@@ -248,3 +248,56 @@ def test_an_interrupt_with_several_workers_kills_every_test_and_removes_every_wo
     assert [pid for pid in started if _alive_not_zombie(pid)] == []
     assert leftover_worktrees(repo) == []
     assert snapshot(repo) == before
+
+
+def _niceness_written(path: Path) -> int:
+    deadline = time.monotonic() + 30
+    while not path.exists() or not path.read_text().strip():
+        assert time.monotonic() < deadline, "the test never started"
+        time.sleep(0.02)
+    return int(path.read_text().split()[0])
+
+
+def _can_raise_priority() -> bool:
+    """Whether this process may give a process back a higher CPU priority."""
+    child = subprocess.Popen(["sleep", "5"])
+    try:
+        os.setpriority(os.PRIO_PROCESS, child.pid, os.getpriority(os.PRIO_PROCESS, 0) + 5)
+        os.setpriority(os.PRIO_PROCESS, child.pid, os.getpriority(os.PRIO_PROCESS, 0))
+        return True
+    except PermissionError:
+        return False
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_speculative_run_yields_the_cpu_until_it_is_prioritised(  # type: ignore[no-untyped-def]
+        make_repo, tmp_path: Path, monkeypatch) -> None:
+    """A speculative job runs at a lower CPU priority (its build and test, and what
+    they start); one nobody guessed runs at wynot's. Once prioritised (the search
+    waits for it) it goes back to wynot's priority where the system allows it."""
+    repo: GitRepo = make_repo()
+    good = repo.commit({"a.txt": b"a\n"})
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    # each run writes its niceness (field 19 of stat, from a child of the test's
+    # shell), then again once a file appears
+    script = ("n() { sh -c 'cut -d\" \" -f19 /proc/$$/stat'; }; n > \"$OUT.1\"; "
+              "while [ ! -e \"$OUT.go\" ]; do sleep 0.02; done; n > \"$OUT.2\"")
+    empty = Diff(good=good, bad=good, files=(), changes=())
+    with LocalPool(repo.path, Commands(test=("sh", "-c", script)), 2) as pool:
+        pool.begin(good, empty)
+        monkeypatch.setenv("OUT", str(tmp_path / "guess"))
+        guess = pool.submit(Job(frozenset(), tmp_path / "guess.out"), 1, speculative=True)
+        assert _niceness_written(tmp_path / "guess.1") == min(19, own + 10)
+        guess.prioritise()
+        time.sleep(0.3)  # polled while it runs
+        (tmp_path / "guess.go").touch()
+        assert guess.result().outcome is Outcome.PASS
+        back = _niceness_written(tmp_path / "guess.2")
+        assert back == (own if _can_raise_priority() else min(19, own + 10))
+        monkeypatch.setenv("OUT", str(tmp_path / "asked"))
+        (tmp_path / "asked.go").touch()
+        asked = pool.submit(Job(frozenset(), tmp_path / "asked.out"))
+        assert asked.result().outcome is Outcome.PASS
+        assert _niceness_written(tmp_path / "asked.1") == own

@@ -28,7 +28,7 @@ from wynot.executor import Cancelled, Execution
 from wynot.isolate import search_dd_plus
 from wynot.oracle import SearchOracle
 from wynot.pool import LocalHandle, LocalPool
-from wynot.runner import Commands
+from wynot.runner import Commands, Reason
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 
@@ -187,3 +187,38 @@ def test_the_verification_adopts_a_second_run_started_ahead(tmp_path: Path) -> N
     assert executor.ran == [answer, answer]
     assert Path(found.output).name != Path(verdict.output).name
     assert Path(verdict.output).name.startswith("spec-")  # started ahead, then adopted
+
+
+class GuessesTimeOut(MemoryExecutor):
+    """Every run started as a guess times out (as one starved of the CPU would)."""
+
+    def _run(self, name: str, handle: LocalHandle) -> Execution:
+        if handle.speculative:
+            with self._record:
+                self.ran.append(handle.job.ids)
+            return Execution(UNRESOLVED, Reason.TIMED_OUT.value, 1.0, str(handle.job.output),
+                             worker=name)
+        return super()._run(name, handle)
+
+
+def test_a_guess_that_timed_out_is_run_again_when_asked(tmp_path: Path) -> None:
+    """A speculative run ran at a lower CPU priority, beside other runs: its
+    timeout is no evidence, and the search's question runs again."""
+    config = frozenset({3})
+    executor = GuessesTimeOut(lambda c: FAIL if 3 in c else PASS, 2)
+    log = RunLog(tmp_path)
+    searcher = tester.Tester(Diff("good", "bad", (), ()), executor, Commands(("true",)), None,
+                             "", log, lambda _: None)
+    try:
+        searcher.speculate([config])
+        deadline = time.monotonic() + 10
+        while not searcher.answered(config):
+            assert time.monotonic() < deadline, "the guess never ran"
+            time.sleep(0.01)
+        found = searcher.run(config, "search")
+        searcher.finish()
+    finally:
+        executor.close()
+        log.close()
+    assert found.outcome is FAIL and found.reason != Reason.TIMED_OUT.value
+    assert executor.ran == [config, config]

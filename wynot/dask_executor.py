@@ -65,6 +65,9 @@ class DaskHandle:
     def done(self) -> bool:
         return bool(self.future.done())
 
+    def prioritise(self) -> None:
+        """Nothing to do: a dask worker runs its tests at its own priority."""
+
 
 class DaskExecutor:
     """Jobs run as dask tasks (``pure=False``) on the workers of ``scheduler``.
@@ -128,7 +131,7 @@ class DaskExecutor:
 
     warm_up_ahead = start_warm_up = warm_up
 
-    def submit(self, job: Job, priority: int = 0) -> DaskHandle:
+    def submit(self, job: Job, priority: int = 0, speculative: bool = False) -> DaskHandle:
         name = f"wynot-cancel-{self.session}-{uuid.uuid4().hex}"
         event = Event(name, client=self.client)
         remote = replace(job, output=Path(job.output.name))  # the worker picks the folder

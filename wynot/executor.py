@@ -76,6 +76,9 @@ class Handle(Protocol):
     def result(self) -> Execution: ...
     def cancel(self) -> None: ...
     def done(self) -> bool: ...
+    def prioritise(self) -> None:
+        """Somebody now waits for this run: a speculative one goes on at full
+        CPU priority where the system allows it."""
 
 
 class Executor(Protocol):
@@ -86,8 +89,10 @@ class Executor(Protocol):
     def begin(self, good: str, diff: Diff) -> None:
         """Configurations of the next jobs are subsets of ``diff`` applied to ``good``."""
 
-    def submit(self, job: Job, priority: int = 0) -> Handle:
-        """Start ``job`` when a worker is free; lower ``priority`` first, then FIFO."""
+    def submit(self, job: Job, priority: int = 0, speculative: bool = False) -> Handle:
+        """Start ``job`` when a worker is free; lower ``priority`` first, then FIFO.
+        A ``speculative`` job (nobody waits for it yet) may run at a lower CPU
+        priority until :meth:`Handle.prioritise`."""
 
     def warm_up(self) -> None:
         """Prepare, in the calling thread, what the first job needs (the caller has
@@ -111,8 +116,11 @@ Started = Callable[[str, Job], None]  # (worker name, job): a worker starts a jo
 
 def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             cancelled: Callable[[], bool] | None = None, worker: str = "",
-            trees: TreeBuilder | None = None) -> Execution:
+            trees: TreeBuilder | None = None,
+            niceness: Callable[[], int] | None = None) -> Execution:
     """Materialise ``job`` in ``worktree``, build, test and classify. Raises Cancelled.
+    ``niceness``: how much lower the commands' CPU priority is to be than
+    wynot's, polled while they run.
 
     ``trees`` is the worktree's own builder (it remembers the configuration
     last written there, so only the files whose selection flips are written);
@@ -142,7 +150,7 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return Execution(Outcome.UNRESOLVED, Reason.CONFLICT.value, 0.0, str(output),
                              conflict=True, worker=worker, started=started, ended=time.time())
-    result = run_configuration(worktree.root, commands, output, cancelled)
+    result = run_configuration(worktree.root, commands, output, cancelled, niceness)
     if cancelled is not None and cancelled():
         raise Cancelled(job.describe())
     execution = Execution(result.outcome, result.reason.value, result.duration, str(output),

@@ -35,6 +35,11 @@ from wynot.worktree import (
 )
 
 RESULT_POLL_SECONDS = 0.1
+# How much lower than wynot's the CPU priority of a speculative run is, until
+# the search asks for it: where tests outnumber the cores, the runs the
+# search waits for get the CPU first (CFS gives a nice-10 process about a
+# tenth of a core beside a busy one of nice 0).
+SPECULATIVE_NICE = 10
 # Inside :func:`removal_after`: where closing pools leave their worktrees' removal.
 _LATER: ContextVar[list[Removal] | None] = ContextVar("later", default=None)
 
@@ -52,6 +57,7 @@ class LocalHandle:
     _inline: Callable[[LocalHandle], None] | None = None
     rank: tuple[int, int] = (0, 0)  # (priority, submission): the queue's order
     started: float = 0.0  # when a worker took it (time.time()), for the run log
+    speculative: bool = False  # nobody waits for it yet: a lower CPU priority
 
     def result(self) -> Execution:
         if self._inline is not None and not self._done.is_set():
@@ -72,6 +78,13 @@ class LocalHandle:
 
     def cancelled(self) -> bool:
         return self._cancel.is_set()
+
+    def prioritise(self) -> None:
+        self.speculative = False
+
+    def niceness(self) -> int:
+        """How much lower than wynot's its commands' CPU priority is to be."""
+        return SPECULATIVE_NICE if self.speculative else 0
 
     def done(self) -> bool:
         return self._done.is_set()
@@ -196,8 +209,8 @@ class LocalPool:
             return None
         return self._warm
 
-    def submit(self, job: Job, priority: int = 0) -> LocalHandle:
-        handle = LocalHandle(job)
+    def submit(self, job: Job, priority: int = 0, speculative: bool = False) -> LocalHandle:
+        handle = LocalHandle(job, speculative=speculative)
         with self._lock:
             if self._closing:
                 raise RuntimeError("the pool is closed")
@@ -300,7 +313,8 @@ class LocalPool:
             worktree = self._prepare(worktree, good, diff, handle.rank)
             trees = TreeBuilder(diff)  # a fresh worktree of GOOD, or one just checked out
             self._worktrees[name] = (worktree, current, trees)
-        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees)
+        return execute(worktree, diff, self.commands, handle.job, handle.cancelled, name, trees,
+                       handle.niceness)
 
     def _prepare(self, worktree: ScratchWorktree | None, good: str, diff: Diff,
                  rank: tuple[int, int] = (0, 0)) -> ScratchWorktree:

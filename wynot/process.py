@@ -42,6 +42,7 @@ OUTPUT_HEAD = 512 * 1024  # bytes of a test's output kept from its start ...
 OUTPUT_TAIL = 512 * 1024  # ... and from its end
 _CHUNK = 1 << 20
 _POLL = 0.05  # seconds between checks for the command's exit without a pidfd
+MAX_NICE = 19  # the lowest CPU priority there is
 
 
 class BoundedOutput:
@@ -101,12 +102,16 @@ class BoundedOutput:
 def run_command(
     argv: Sequence[str], cwd: Path, env: dict[str, str], log: BoundedOutput,
     timeout: float | None, cancelled: Callable[[], bool] | None = None,
+    niceness: Callable[[], int] | None = None,
 ) -> tuple[int | None, bool]:
     """Run one command in its own process group. Returns (exit code, timed out).
 
     A command that cannot be started gives 127 (not found) or 126 (not
     executable), as a shell would. ``cancelled`` is polled while it runs:
     once true, the group is killed and the run ends as if it timed out.
+    ``niceness``, polled likewise, is how much lower than wynot's own the
+    group's CPU priority is to be (0: the same); where the system does not
+    let it go back up (that needs privileges), it stays where it is.
     Whatever ends the command (its own exit, the timeout, a cancellation, an
     interrupt of wynot), its process group is killed before this returns; if
     wynot dies first, the guard process kills the group.
@@ -134,8 +139,9 @@ def run_command(
     _GUARD.send(f"+{proc.pid}\n")
     deadline = None if timeout is None else time.monotonic() + timeout
     timed_out = False
+    priority = _Priority(proc.pid, niceness)
     try:
-        timed_out = not _pump(proc, read_fd, log, deadline, cancelled)
+        timed_out = not _pump(proc, read_fd, log, deadline, cancelled, priority)
         if timed_out and cancelled is not None and cancelled():
             _note(log, "\nwynot: cancelled (no longer needed); killing process group\n")
         elif timed_out:
@@ -150,10 +156,30 @@ def run_command(
     return (None if timed_out else proc.returncode), timed_out
 
 
+class _Priority:
+    """The CPU priority of one command's process group, kept at what ``niceness``
+    asks (relative to wynot's own, at most the system's lowest)."""
+
+    def __init__(self, group: int, niceness: Callable[[], int] | None) -> None:
+        self._group, self._niceness = group, niceness
+        self._base = self._applied = os.getpriority(os.PRIO_PROCESS, 0)
+        self.follow()
+
+    def follow(self) -> None:
+        if self._niceness is None:
+            return
+        wanted = min(MAX_NICE, self._base + self._niceness())
+        if wanted != self._applied:
+            with contextlib.suppress(OSError):  # going back up needs privileges
+                os.setpriority(os.PRIO_PGRP, self._group, wanted)
+                self._applied = wanted
+
+
 def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
-          deadline: float | None, cancelled: Callable[[], bool] | None = None) -> bool:
+          deadline: float | None, cancelled: Callable[[], bool] | None = None,
+          priority: _Priority | None = None) -> bool:
     """Copy output to ``log`` until the command exits (True), or the deadline passes
-    or ``cancelled()`` is true (False).
+    or ``cancelled()`` is true (False); the group's CPU priority follows ``priority``.
 
     The command is left unreaped (a zombie holds its process group id, so the
     group can be killed without hitting a recycled id).
@@ -164,6 +190,8 @@ def _pump(proc: subprocess.Popen[bytes], fd: int, log: BoundedOutput,
             wait = _POLL if deadline is None else min(_POLL, deadline - time.monotonic())
             if wait <= 0 or (cancelled is not None and cancelled()):
                 return False
+            if priority is not None:
+                priority.follow()
             watched = open_fds + ([exit_fd] if exit_fd is not None else [])
             ready, _, _ = select.select(watched, [], [], wait)
             if fd in ready:

@@ -80,7 +80,8 @@ def classify(
 
 
 def run_configuration(cwd: Path, commands: Commands, output: Path,
-                      cancelled: Callable[[], bool] | None = None) -> RunResult:
+                      cancelled: Callable[[], bool] | None = None,
+                      niceness: Callable[[], int] | None = None) -> RunResult:
     """Run the build (if any) then the test in ``cwd``; keep their output in ``output``.
 
     The output file holds the first and the last :data:`OUTPUT_HEAD` and
@@ -90,6 +91,8 @@ def run_configuration(cwd: Path, commands: Commands, output: Path,
     it ends. ``cancelled`` is polled while a command runs; once it returns
     true the command's process group is killed and the run ends as if it
     timed out (the caller, who cancelled it, discards the result).
+    ``niceness`` likewise: how much lower the commands' CPU priority is to
+    be than wynot's (:func:`~wynot.process.run_command`).
     """
     env = clean_environment()
     env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # stale .pyc files could hide a change
@@ -100,13 +103,13 @@ def run_configuration(cwd: Path, commands: Commands, output: Path,
         try:
             if commands.build:
                 code, timed_out = run_command(commands.build, cwd, env, log,
-                                              _remaining(commands, start), cancelled)
+                                              _remaining(commands, start), cancelled, niceness)
                 if timed_out or code != 0:
                     reason = Reason.TIMED_OUT if timed_out else Reason.BUILD_FAILED
                     return RunResult(Outcome.UNRESOLVED, reason, code,
                                      time.monotonic() - start, output)
             code, timed_out = run_command(commands.test, cwd, env, log,
-                                          _remaining(commands, start), cancelled)
+                                          _remaining(commands, start), cancelled, niceness)
         finally:
             log.finish()
     text = log.kept() if commands.fail_pattern is not None else b""

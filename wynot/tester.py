@@ -36,7 +36,7 @@ from wynot.result import (
     TestRecord,
     TestStarted,
 )
-from wynot.runner import Commands
+from wynot.runner import Commands, Reason
 
 _Key = tuple[str, frozenset[int]]  # (commit, or "", or AGAIN; change ids)
 AGAIN = "+"  # in a key's commit slot: a second, independent run of the configuration
@@ -362,7 +362,8 @@ class Tester:
                 break
             self._speculated += 1
             job = self._job(key, f"spec-{self._speculated:04d}.out")
-            self._pending[key] = (self.executor.submit(job, len(self._pending) + 1), job)
+            self._pending[key] = (self.executor.submit(job, len(self._pending) + 1,
+                                                       speculative=True), job)
 
     def _free(self, listed: set[_Key]) -> bool:
         """Cancel the latest running speculative run not in ``listed``; False if none."""
@@ -417,11 +418,18 @@ class Tester:
             self._drop(key, pending)
             pending = None
         handle = pending[0] if pending else self.executor.submit(wanted)
+        handle.prioritise()  # the search waits for it now
         late = pending is not None and pending[1].build_errors is None
         self.progress(TestStarted(number, phase, len(key[1]), key[0]))
         for attempt in range(LOST_RETRIES + 1):
             try:
                 execution = self._wait(asked, handle)
+                if pending is not None and execution.reason == Reason.TIMED_OUT.value:
+                    # begun as a guess, at a lower CPU priority and beside other
+                    # runs: its timeout is no evidence that one run alone times out
+                    pending, late = None, False
+                    wanted = self._job(key, output)
+                    execution = self._wait(asked, self.executor.submit(wanted))
                 break
             except Cancelled:
                 # Not cancelled here (the run being awaited never is): the executor
