@@ -13,7 +13,9 @@ from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
+from wynot.dd import split_evenly
 from wynot.diffread import read_diff
+from wynot.label import search_dd_plus
 from wynot.oracle import (
     MAX_KNOWN_REPAIR,
     MAX_RESOLUTION_ROUNDS,
@@ -337,3 +339,34 @@ def test_the_other_direction_is_dropped_after_parts_that_said_nothing(make_repo,
     assert oracle.shrinks_vain == MAX_VAIN_SHRINKS and not oracle.shrinks_failed
     assert outcome is Outcome.UNRESOLVED
     assert frozenset({cause}) not in later and all(user in ids for ids in later)
+
+
+def test_the_search_goes_on_inside_a_part_that_failed(make_repo, tmp_path,
+                                                       monkeypatch) -> None:
+    """{u.py, calc.py, f6.py, f5.py} does not build (u.py's chain of helpers), and
+    its part without u.py FAILS: dd+ goes on inside that part (the oracle's
+    ``failing_part``), and finds calc.py with fewer runs than by cutting into
+    the whole configuration's halves again."""
+    repo, good, diff, ids = spread_repo(make_repo)
+    order = [ids[p] for p in ("app/u.py", "app/calc.py", "app/f6.py", "app/f5.py",
+                              "app/f4.py", "app/f3.py", "app/f2.py", "app/f1.py")]
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+
+    def search() -> tuple[frozenset[int], list]:
+        with run_tester(repo, good, diff, tmp_path / str(len(runs))) as (tester, records):
+            oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff),
+                                  loops_spread=1)
+            found = search_dd_plus(tester, oracle, order, frozenset(), split_evenly, None,
+                                   keep_passing=False)
+        return found, [r.ids for r in records if r.ran]
+
+    runs: list[list] = []
+    found, inside = search()
+    runs.append(inside)
+    monkeypatch.setattr(SearchOracle, "failing_part", lambda self, config: config)
+    found_around, around = search()
+    assert found == found_around == {ids["app/calc.py"]}
+    part = frozenset(ids[p] for p in ("app/calc.py", "app/f6.py", "app/f5.py"))
+    assert part in inside  # the first question's part, which FAILED
+    assert not any(ids["app/u.py"] in r for r in inside[inside.index(part) + 1:])
+    assert len(inside) < len(around)
