@@ -177,6 +177,12 @@ def _require_revisions(command: click.Command, ctx: click.Context, before: list[
                    "and reuse them: files the next run's GOOD does not change keep their "
                    "timestamps and build outputs stay, so an incremental --build (make) "
                    "starts from the last run's. `wynot clean` removes them.")
+@click.option("--check-files", is_flag=True,
+              help="After every test, look for tracked files the build or test changed "
+                   "(a formatter, a generator, a lock file) and put them back before the "
+                   "next test. By default this is done for GOOD, BAD and the "
+                   "verification, after tests the check costs little beside, and after "
+                   "every test once one changed a file.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True,
               help="Where tests run: local worktrees, or the workers of a dask.distributed "
@@ -306,7 +312,7 @@ def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any]
                    resolve=opts["resolve"], resolve_patterns=tuple(opts["resolve_pattern"]),
                    strategy=opts["strategy"], keep_passing=opts["keep_passing"],
                    max_time=opts["max_time"], invocation=argv, keep_runs=opts["keep_runs"],
-                   keep_worktrees=opts["keep_worktrees"],
+                   keep_worktrees=opts["keep_worktrees"], check_files=opts["check_files"],
                    flaky=FlakyOptions(opts["repeat"], opts["flaky_mode"], opts["confidence"]))
 
 

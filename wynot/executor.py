@@ -32,6 +32,7 @@ from wynot.outcome import Outcome
 from wynot.patch import PathConflict, TreeBuilder
 from wynot.result import read_output
 from wynot.runner import Commands, Reason, run_configuration
+from wynot.tracked import after_run, before_run
 from wynot.worktree import ScratchWorktree, UnsafePath
 
 DID_NOT_BUILD = "did not build"
@@ -53,6 +54,11 @@ class Job:
     build_errors: tuple[str, ...] | None = None
     # With ``commit``: written over the checkout (an answer carried onto GOOD).
     states: Mapping[str, FileState | None] | None = field(default=None, compare=False)
+    # Whether the tracked files the commands change are looked for after the run
+    # (and put back), whatever that costs; and whether the run must start in a
+    # worktree known to be as wynot left it (wynot.tracked).
+    check: bool = field(default=False, compare=False)
+    clean: bool = field(default=False, compare=False)
 
     def describe(self) -> str:
         return f"commit {self.commit[:12]}" if self.commit else f"{len(self.ids)} changes"
@@ -70,6 +76,14 @@ class Execution:
     worker: str = ""
     started: float = 0.0  # when the worker took it, and when it ended (time.time())
     ended: float = 0.0
+    # The tracked files commands changed (this run's, put back after it, or
+    # unchecked runs' before it in the same worktree, put back before it);
+    # whether runs that gave an outcome had started among such changes
+    # (wynot.tracked); whether this run started in a worktree known to be as
+    # wynot left it.
+    changed: tuple[str, ...] = ()
+    misled: bool = False
+    started_clean: bool = True
 
 
 class Handle(Protocol):
@@ -150,11 +164,18 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
             output.write_text(f"wynot: not run: {conflict}\n", encoding="utf-8")
             return Execution(Outcome.UNRESOLVED, Reason.CONFLICT.value, 0.0, str(output),
                              conflict=True, worker=worker, started=started, ended=time.time())
+    before = before_run(worktree, job.clean)
+    started_clean = worktree.clean
     result = run_configuration(worktree.root, commands, output, cancelled, niceness)
     if cancelled is not None and cancelled():
+        worktree.clean = False  # killed mid-way: checked before a run that asks
         raise Cancelled(job.describe())
+    after = after_run(worktree, job.check, result.duration, result.reason is Reason.TIMED_OUT,
+                      started_clean)
     execution = Execution(result.outcome, result.reason.value, result.duration, str(output),
-                          worker=worker, started=started, ended=time.time())
+                          worker=worker, started=started, ended=time.time(),
+                          changed=before.changed or after.changed,
+                          misled=before.misled or after.misled, started_clean=started_clean)
     return did_not_build(execution, job.build_errors)
 
 

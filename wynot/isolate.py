@@ -89,6 +89,7 @@ class Request:
     flaky: FlakyOptions = FlakyOptions()  # --repeat, --flaky, --confidence
     keep_runs: int = DEFAULT_KEEP_RUNS  # run logs kept in the state directory
     keep_worktrees: bool = False  # worktrees (and build outputs) kept for the next run
+    check_files: bool = False  # every run checked for tracked files its commands change
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +233,8 @@ def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: 
                      resolve_patterns=request.resolve_patterns,
                      outside=command_files(repo, request.commands.test, request.commands.build))
     executor.begin(diff.good, diff)
-    return Tester(diff, executor, request.commands, cache, key, log, progress, records)
+    return Tester(diff, executor, request.commands, cache, key, log, progress, records,
+                  check_all=request.check_files)
 
 
 def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Tester,
@@ -291,6 +293,14 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                 chosen, minimal = frozenset(stopped.best), False
         for _ in range(confirm_runs(request.flaky, flake_rate)):  # 1 without --flaky
             verdict = tester.run(chosen, "verify", use_cache=False)
+            if tester.misled:
+                tester.dispute()
+                raise UnfinishedError(
+                    f"the test changed tracked files of its checkout "
+                    f"({', '.join(tester.misled[:3])}{', ...' if len(tester.misled) > 3 else ''})"
+                    " in runs that were not checked for it, so the search decided on "
+                    "trees that were not its configurations; run again with --check-files "
+                    "(every test is then checked, and what it changes put back)")
             if verdict.outcome is not Outcome.FAIL:
                 tester.dispute()  # the next run tests again what led here
                 raise UnfinishedError(

@@ -71,6 +71,12 @@ class Tester:
     _listed: list[_Key] = field(default_factory=list, init=False, repr=False)
     _awaited: tuple[_Key, Handle] | None = field(default=None, init=False, repr=False)
     _keep_again: bool = field(default=False, init=False, repr=False)
+    # Every run checked for tracked files its commands change (wynot.tracked): asked
+    # for (--check-files), or set once a run's commands were seen changing some.
+    check_all: bool = False
+    # Tracked files that commands of runs not checked for it had changed, found
+    # before a later run: the runs between may have decided on other trees.
+    misled: tuple[str, ...] = ()
     # Set by a looking-ahead search: plans again (calls :meth:`speculate`) whenever a
     # speculative run finishes while the search waits.
     replan: Callable[[], None] | None = field(default=None, repr=False)
@@ -303,10 +309,17 @@ class Tester:
         return self.cache.get(self._commit_key(sha) if sha else self.key, ids) is not None
 
     def _job(self, key: _Key, output: str) -> Job:
+        """The job of ``key``. The verification's (a second run), and every run once
+        commands were seen changing tracked files (or with ``check_all``), is
+        checked for the files its commands change, and starts in a worktree
+        known to be as wynot left it (:mod:`wynot.tracked`)."""
         sha, ids = key
-        sha = "" if sha == AGAIN else sha
+        again = sha == AGAIN
+        sha = "" if again else sha
         errors = tuple(self.build_errors) if self.build_errors is not None else None
-        return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors)
+        checked = self.check_all or again
+        return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors,
+                   check=checked, clean=checked)
 
     def _want(self, keys: Sequence[_Key], keep_finished: bool = True,
               keep_again: bool = False) -> None:
@@ -391,6 +404,8 @@ class Tester:
                 execution = handle.result()
                 entry.update(source="unused", outcome=execution.outcome.value,
                              output=execution.output, **_when(execution))
+                if execution.changed:  # what its checks found holds for other runs too
+                    self._changed_files(execution)
         elif started := getattr(handle, "started", 0.0):  # a worker took it: it ran till now
             entry.update(started=round(started, 3), ended=round(time.time(), 3))
         self.log.record(**entry)
@@ -411,7 +426,7 @@ class Tester:
         if key[0] == AGAIN:  # a run not used as evidence yet will do as well
             key = ("", key[1])
             pending = pending or self._pending.pop(key, None)
-        wanted = self._job(key, pending[1].output.name if pending else output)
+        wanted = self._job(asked, pending[1].output.name if pending else output)
         if pending is not None and pending[1] != wanted and (
                 pending[1].build_errors is not None
                 or dataclasses.replace(pending[1], build_errors=wanted.build_errors) != wanted):
@@ -424,11 +439,16 @@ class Tester:
         for attempt in range(LOST_RETRIES + 1):
             try:
                 execution = self._wait(asked, handle)
-                if pending is not None and execution.reason == Reason.TIMED_OUT.value:
+                if pending is not None and (
+                        execution.reason == Reason.TIMED_OUT.value
+                        or not execution.started_clean and (asked[0] == AGAIN
+                                                            or self.check_all)):
                     # begun as a guess, at a lower CPU priority and beside other
-                    # runs: its timeout is no evidence that one run alone times out
+                    # runs: its timeout is no evidence that one run alone times
+                    # out; and a verification, or any run once commands were
+                    # seen changing files, starts where nothing was changed
                     pending, late = None, False
-                    wanted = self._job(key, output)
+                    wanted = dataclasses.replace(self._job(asked, output), clean=True)
                     execution = self._wait(asked, self.executor.submit(wanted))
                 break
             except Cancelled:
@@ -438,9 +458,24 @@ class Tester:
                 if attempt == LOST_RETRIES:
                     raise
                 time.sleep(LOST_BACKOFF * 2 ** attempt)  # e.g. a client reconnecting
-                wanted, late = self._job(key, output), False
+                wanted, late = self._job(asked, output), False
                 handle = self.executor.submit(wanted)
+        if execution.changed:
+            self._changed_files(execution)
         return did_not_build(execution, wanted.build_errors if late else None)
+
+    def _changed_files(self, execution: Execution) -> None:
+        """Commands changed tracked files (put back since): say so once, and check
+        every run from now on; runs that started among such changes mislead."""
+        paths = execution.changed
+        if not self.check_all:
+            shown = ", ".join(paths[:3]) + (", ..." if len(paths) > 3 else "")
+            self.progress(f"the test changed tracked files of its checkout ({shown}): "
+                          "they are put back before the next test, and every test is "
+                          "checked for it from now on")
+        self.check_all = True
+        if execution.misled and not self.misled:
+            self.misled = paths
 
     def _wait(self, key: _Key, handle: Handle) -> Execution:
         """The execution of ``handle``; speculation goes on meanwhile."""
@@ -480,8 +515,10 @@ class Tester:
 
 def _when(execution: Execution) -> dict[str, object]:
     """Which worker ran it (with several), and when (seconds since the epoch): for
-    timelines."""
+    timelines; and the tracked files its commands changed, if any (put back)."""
     when: dict[str, object] = {"worker": execution.worker} if execution.worker else {}
     if execution.started:
         when.update(started=round(execution.started, 3), ended=round(execution.ended, 3))
+    if execution.changed:
+        when["changed_files"] = list(execution.changed[:100])
     return when

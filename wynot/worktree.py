@@ -17,7 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from wynot.changes import FileState
@@ -57,6 +57,21 @@ class ScratchWorktree:
         self._current: dict[str, FileState | None] = dict(base)
         self._converter = converter
         self._restart: str | None = None  # a commit checked out since the last apply
+        # What wynot last wrote at each path it wrote (None: removed it), to tell a
+        # file the commands changed (wynot.tracked); and whether the index's stat
+        # data was refreshed since git last wrote the index.
+        self.stamps: dict[str, Stamp | None] = {}
+        self._written: dict[str, FileState] = {}  # as written there (checkout bytes)
+        self.index_fresh = False
+        # Whether its files are known to be as wynot left them (no command ran
+        # since they were checked), and how many files the commit checked out
+        # tracks, once counted (wynot.tracked).
+        self.clean = True
+        self.tracked: int | None = None
+        self.unclean_runs = 0  # runs that gave an outcome, started while not clean
+        # Tracked files git reports changed even as written by a checkout, with
+        # their stamps then (wynot.tracked).
+        self.quirks: dict[str, Stamp | None] = {}
 
     def apply(self, states: Mapping[str, FileState | None]) -> int:
         """Bring every path in ``states`` to its state (None = absent). Returns paths written.
@@ -77,26 +92,80 @@ class ScratchWorktree:
             for path in removals:
                 self._remove(path)
                 self._current[path] = None
+                self.stamps[path] = None
+                self._written.pop(path, None)
             for path in removals:
                 self._prune_empty_parents(path)
             checked: set[str] = set()  # directories found real in this pass
             for path in writes:
                 state = todo[path]
                 assert state is not None
-                self._write(path, files.get(path, state), checked)
+                self._written[path] = files.get(path, state)
+                self._write(path, self._written[path], checked)
                 self._current[path] = state
+                self.stamps[path] = stamp(self._full(path))
             for path in sorted(files.keys() - todo.keys()):  # attributes changed under it
+                self._written[path] = files[path]
                 self._write(path, files[path], checked)
+                self.stamps[path] = stamp(self._full(path))
         except BaseException:
             self._current.clear()  # unknown: rewrite everything next time
+            self.stamps.clear()
+            self._written.clear()
             raise
         return len(todo)
+
+    def unlike_written(self) -> list[str]:
+        """The paths wynot wrote whose file is not what it wrote any more (one only
+        touched, its content, kind and mode the same, is stamped again)."""
+        unlike = []
+        for path, written in self.stamps.items():
+            now = stamp(self._full(path))
+            if now == written:
+                continue
+            if written is not None and now is not None and self._holds(path):
+                self.stamps[path] = now
+                continue
+            unlike.append(path)
+        return unlike
+
+    def _holds(self, path: str) -> bool:
+        """Whether the file at ``path`` is what wynot last wrote there."""
+        state = self._written.get(path)
+        if state is None or self.stamps.get(path) is None:
+            return False
+        full = self._full(path)
+        info = os.lstat(full)
+        if state.mode == SYMLINK_MODE:
+            return stat.S_ISLNK(info.st_mode) and os.readlink(full) == os.fsdecode(state.data)
+        executable = bool(info.st_mode & 0o100)
+        with open(full, "rb") as handle:
+            return (stat.S_ISREG(info.st_mode) and executable is (state.mode == EXECUTABLE_MODE)
+                    and handle.read() == state.data)
+
+    def rewrite(self, paths: Iterable[str]) -> list[str]:
+        """Write again the state of those of ``paths`` that the configurations set
+        (whatever is there now); returns the others."""
+        mine = {p: self._current[p] for p in paths if p in self._current}
+        for path in mine:
+            del self._current[path]
+            self.stamps.pop(path, None)
+            self._written.pop(path, None)
+        self.apply(mine)
+        return sorted(set(paths) - mine.keys())
 
     def checkout(self, commit: str) -> None:
         """Check out a whole commit (the commit phase), like ``git bisect`` does."""
         git(self.root, "checkout", "--quiet", "--detach", "--force", commit, checkout=True)
         self._restart = commit  # git itself wrote every file; files written over it convert
         self._current.clear()  # unknown: the next apply rewrites every path it is given
+        self.stamps.clear()
+        self._written.clear()
+        self.index_fresh = False
+        self.clean = True  # git wrote every tracked file
+        self.tracked = None
+        self.unclean_runs = 0
+        self.quirks.clear()
 
     def switch(self, good: str, base: Mapping[str, FileState | None]) -> ScratchWorktree:
         """This worktree checked out at ``good``, for the configurations of a new diff.
@@ -225,6 +294,19 @@ def _fill(fd: int, data: bytes, perm: int) -> None:
 
 
 _UNKNOWN = object()  # the state of a path not written yet, or lost after an error
+Stamp = tuple[int, int, int, int]  # what lstat says of a path wynot wrote: inode, mode, size, mtime
+
+
+def stamp(full: str) -> Stamp | None:
+    """The stamp of the path ``full`` now, None when there is no file there (nothing,
+    or a directory: the parent of other paths, or a submodule's, never content)."""
+    try:
+        info = os.lstat(full)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    return info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns
 
 
 @contextlib.contextmanager
