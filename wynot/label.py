@@ -163,9 +163,16 @@ def smallest_failing_superset(tester: Tester, ids: frozenset[int]) -> frozenset[
 
 
 def _failing(tester: Tester) -> Iterator[frozenset[int]]:
-    """The hunk configurations that really ran (or were replayed) and FAILED, in turn."""
-    return (r.ids for r in tester.records
-            if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit)
+    """The hunk configurations that really ran (or were replayed) and FAILED, in turn.
+
+    Only FAILs that stand: with a flaky test a configuration whose verdict is a
+    PASS (a later run of it passed, and a PASS is trusted) has not failed, nor
+    has GOOD's empty configuration, whose premise reruns may fail at random."""
+    for r in tester.records:
+        if r.outcome is Outcome.FAIL and r.source in (RAN, CACHED) and not r.commit and r.ids:
+            verdict = tester.earlier(r.ids)
+            if verdict is None or verdict.outcome is Outcome.FAIL:
+                yield r.ids
 
 
 def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], split: Split[int],
