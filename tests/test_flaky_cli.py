@@ -155,3 +155,40 @@ def test_flaky_failures_overruled_by_a_pass_are_not_searched_again(
     assert done.returncode in (0, 4), done.stderr
     if done.returncode == 0:
         assert [c["label"] for c in report["changes"]] == ["f5.txt:-28,7"]
+
+
+def _one_commit_repo(repo: GitRepo) -> None:
+    lines = b"".join(b"l %d\n" % n for n in range(40))
+    good = {f"f{i}.txt": lines for i in range(8)}
+    good["check.py"] = SCRIPTED
+    repo.commit(good, "good")
+    repo.git("tag", "good")
+    bad = {k: v.replace(b"l 5\n", b"l 5 c\n") for k, v in good.items()}
+    bad["check.py"] = SCRIPTED
+    bad["f5.txt"] = bad["f5.txt"].replace(b"l 30\n", b"l 30 BUG\n")
+    repo.commit(bad, "bad")
+    repo.git("tag", "bad")
+
+
+def test_a_flaky_failure_of_good_alone_does_not_end_the_hunk_phase(
+        make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    # One commit between GOOD and BAD: no commit phase. GOOD's first run fails at
+    # random; as in a commit phase, GOOD is run again and its PASS is trusted.
+    repo = make_repo()
+    _one_commit_repo(repo)
+    for options in (("--flaky", "on"), ("--flaky", "auto"), ("--repeat", "3")):
+        (tmp_path / "runs").unlink(missing_ok=True)
+        done = run_wynot("good", "bad", "--json", "--no-cache", "-q", *options, "--",
+                         "python3", "check.py", cwd=repo.path,
+                         env={"FLAKE_STATE": str(tmp_path / "runs"), "FLAKE_FAILS": "1"})
+        report = json.loads(done.stdout)
+        assert done.returncode == 0, (options, report["message"])
+        assert [c["label"] for c in report["changes"]] == ["f5.txt:-28,7"]
+        goods = [t for t in report["tests"] if t["phase"] == "premise" and not t["changes"]]
+        assert goods[0]["outcome"] == "fail" and any(t["outcome"] == "pass" for t in goods)
+    # GOOD failing every one of its runs still breaks the premise
+    (tmp_path / "runs").unlink()
+    done = run_wynot("good", "bad", "--json", "--no-cache", "-q", "--flaky", "on", "--",
+                     "python3", "check.py", cwd=repo.path,
+                     env={"FLAKE_STATE": str(tmp_path / "runs"), "FLAKE_FAILS": "1,2,3"})
+    assert done.returncode == 3, done.stderr

@@ -347,8 +347,12 @@ def _premise(tester: Tester, request: Request,
              everything: frozenset[int]) -> tuple[TestRecord, TestRecord]:
     """GOOD must pass and BAD (``everything``) fail: their records, else PremiseError."""
     diff = tester.diff
-    return (require(tester.run(frozenset(), "premise", expect=Outcome.PASS), Outcome.PASS,
-                    "GOOD", request.good, diff.good, request.commands),
+    good = tester.run(frozenset(), "premise", expect=Outcome.PASS)
+    if request.flaky.reruns and good.outcome is Outcome.FAIL:
+        # a flaky test: GOOD runs again until it passes, as in a commit phase (a
+        # PASS is trusted, and its verdict answers for GOOD from then on)
+        good = tester.confirm(good, request.flaky.premise_runs())
+    return (require(good, Outcome.PASS, "GOOD", request.good, diff.good, request.commands),
             require(tester.run(everything, "premise", expect=Outcome.FAIL), Outcome.FAIL,
                     "BAD", request.bad, diff.bad, request.commands))
 
@@ -369,6 +373,8 @@ def _premise_reruns(tester: Tester, flaky: FlakyOptions, good: TestRecord,
     return the flake rate to assume. BAD passing a rerun ends the run: its failure
     does not reproduce."""
     runs = flaky.premise_runs()
+    failed = [r for r in tester.records if r.phase == "premise" and r.ids == good.ids
+              and r.outcome is Outcome.FAIL and r.source in (RAN, CACHED)]  # before its PASS
     goods = [tester.run(good.ids, "premise", use_cache=False) for _ in range(runs - 1)]
     bads = [tester.run(bad.ids, "premise", use_cache=False) for _ in range(runs - 1)]
     passed = next((r for r in bads if r.outcome is Outcome.PASS), None)
@@ -376,7 +382,7 @@ def _premise_reruns(tester: Tester, flaky: FlakyOptions, good: TestRecord,
         raise NoCulpritError(
             f"BAD passed when run again (test {passed.number}): its failure does not "
             f"reproduce, the test is flaky; nothing is blamed. Output: {passed.output}")
-    return premise_flake_rate(flaky, [good, *goods], [bad, *bads])
+    return premise_flake_rate(flaky, [*failed, good, *goods], [bad, *bads])
 
 
 def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None,
