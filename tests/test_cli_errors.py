@@ -95,6 +95,7 @@ def test_repo_option_points_elsewhere(repo: GitRepo, tmp_path: Path) -> None:
         (["good", "bad", "--"], "Missing argument 'COMMAND...'"),
         (["good", "bad", "--timeout", "-1", *CHECK], "--timeout"),
         (["good", "bad", "--fail-pattern", "(", *CHECK], "not a valid regular expression"),
+        (["good", "bad", "--build", 'make "unclosed', *CHECK], "--build"),
     ],
 )
 def test_usage_errors_exit_2(repo: GitRepo, args, message) -> None:

@@ -281,7 +281,11 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
 
 def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
              argv: tuple[str, ...] = ()) -> Request:
-    build = shlex.split(opts["build"]) if opts["build"] else None
+    try:
+        build = shlex.split(opts["build"]) if opts["build"] else None
+    except ValueError as exc:  # an unclosed quote
+        raise UsageError(f"--build {opts['build']!r} cannot be split like a shell "
+                         f"would: {exc}") from exc
     pattern = None
     if opts["fail_pattern"] is not None:
         try:
