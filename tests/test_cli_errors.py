@@ -120,3 +120,26 @@ def test_hanging_configuration_is_unresolved_not_a_failure(make_repo) -> None:
     report = json.loads(result.stdout)
     assert [c["label"] for c in report["changes"]] == ["value.txt:-1,1"]
     assert [t["reason"] for t in report["tests"]].count("timed out") == 1
+
+
+@pytest.mark.parametrize("broken", ["state dir is a file", "owners is a file", "corrupt cache"])
+def test_an_unusable_state_directory_is_a_clear_error_and_leaves_nothing(
+        repo: GitRepo, tmp_path: Path, broken: str) -> None:
+    state = repo.path / ".git" / "wynot"
+    if broken == "state dir is a file":
+        state.write_text("not a directory\n")
+    elif broken == "owners is a file":
+        state.mkdir()
+        (state / "owners").write_text("not a directory\n")
+    else:
+        state.mkdir()
+        (state / "cache.sqlite").write_text("not a database\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    result = run_wynot("good", "bad", *CHECK, cwd=repo.path, env={"TMPDIR": str(temp)})
+    assert result.returncode == 1, result.stderr
+    line = first_error_line(result.stderr)
+    assert "internal error" not in line
+    assert ("wynot clean" in line) if broken == "corrupt cache" else ("File exists" in line)
+    assert list(temp.iterdir()) == []  # no scratch directory left behind
+    assert leftover_worktrees(repo.path) == []

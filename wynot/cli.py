@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import signal
+import sqlite3
 import sys
 import traceback
 from collections.abc import Iterator
@@ -272,11 +273,26 @@ def _run(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],
             _error("interrupted; outcomes so far are saved: rerun without --no-cache to "
                    "resume from them (with --no-cache every test runs again)")
         return ExitCode.INTERRUPTED
+    except (OSError, sqlite3.Error) as exc:  # the system's: a full disk, a broken state dir
+        if opts["debug"]:
+            traceback.print_exc()
+        _error(_system_error(exc))
+        return ExitCode.ERROR
     except Exception as exc:  # noqa: BLE001 - the one boundary for unexpected errors
         if opts["debug"]:
             traceback.print_exc()
         _error(f"internal error: {exc!r} (rerun with --debug for the traceback)")
         return ExitCode.ERROR
+
+
+def _system_error(exc: OSError | sqlite3.Error) -> str:
+    """One line for an error of the file system or of the outcome cache."""
+    if isinstance(exc, sqlite3.Error):
+        return (f"the outcome cache (<git-dir>/wynot/cache.sqlite) cannot be used: {exc} "
+                "(`wynot clean` deletes it)")
+    where = "".join(f": {os.fsdecode(name)}" for name in (exc.filename, exc.filename2)
+                    if name is not None)
+    return f"{exc.strerror if exc.strerror else repr(exc)}{where}"
 
 
 def _request(good: str, bad: str, command: tuple[str, ...], opts: dict[str, Any],

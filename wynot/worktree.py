@@ -348,7 +348,11 @@ def begin_worktree(repo: Path, good: str, within: Path | None = None) -> BegunWo
     # written, the next run's reclaim_tempdirs still removes it.
     parent = Path(tempfile.mkdtemp(prefix=owned_prefix("worktree"), dir=within))
     root = parent / "worktree"
-    record = write_owner(state, root, parent)
+    try:
+        record = write_owner(state, root, parent)
+    except BaseException:  # a full disk, an unusable state directory: nothing is left
+        shutil.rmtree(parent, ignore_errors=True)
+        raise
     begun = BegunWorktree(repo, parent, root, record)
     try:
         begun.adding = start_git(repo, *_adding(root, good), output=parent / "add.out",
