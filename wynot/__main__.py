@@ -1,5 +1,5 @@
 """``python -m wynot`` is the same as the ``wynot`` command."""
 
-from wynot.cli import main
+from wynot.launch import main
 
 main()
