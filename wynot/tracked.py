@@ -19,8 +19,9 @@ run the check costs little beside (:data:`CHECK_SHARE` of its duration, at
 :data:`SECONDS_PER_FILE` a tracked file: a check reads every tracked file's
 metadata, some 50 ms for 8,000 files here). A run left unchecked leaves its
 worktree to be checked before the next run that asks (the verification).
-The number of files, not a measured time, decides, so that which runs are
-checked does not depend on the machine's load.
+The number of files decides, and the run's own duration, not a measured
+cost of the check: in a small tree which runs are checked does not depend
+on the machine's load.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from wynot.git import git
 from wynot.worktree import ScratchWorktree, stamp
 
-CHECK_UP_TO = 2000  # tracked files: in a tree this small every run is checked
+CHECK_UP_TO = 500  # tracked files: in a tree this small every run is checked
 CHECK_SHARE = 0.05  # in a larger one, a run a check costs at most this share of
 SECONDS_PER_FILE = 7e-6  # what a check costs, a tracked file
 
