@@ -310,16 +310,15 @@ class Tester:
 
     def _job(self, key: _Key, output: str) -> Job:
         """The job of ``key``. The verification's (a second run), and every run once
-        commands were seen changing tracked files (or with ``check_all``), is
-        checked for the files its commands change, and starts in a worktree
-        known to be as wynot left it (:mod:`wynot.tracked`)."""
+        commands were seen changing tracked files (or with ``check_all``),
+        starts in a worktree known to be as wynot left it; with ``check_all`` a
+        run is checked after it too (:mod:`wynot.tracked`)."""
         sha, ids = key
         again = sha == AGAIN
         sha = "" if again else sha
         errors = tuple(self.build_errors) if self.build_errors is not None else None
-        checked = self.check_all or again
         return Job(ids, self.log.dir / output, commit=sha, build_errors=None if sha else errors,
-                   check=checked, clean=checked)
+                   check=self.check_all, clean=self.check_all or again)
 
     def _want(self, keys: Sequence[_Key], keep_finished: bool = True,
               keep_again: bool = False) -> None:

@@ -17,7 +17,8 @@ job asks it, a run killed mid-way (timed out, cancelled), every run in a
 tree of at most :data:`CHECK_UP_TO` tracked files, and in a larger tree a
 run the check costs little beside (:data:`CHECK_SHARE` of its duration, at
 :data:`SECONDS_PER_FILE` a tracked file: a check reads every tracked file's
-metadata, some 50 ms for 8,000 files here). A run left unchecked leaves its
+metadata: 80 ms of CPU and up to half a second for 7,600 files on a busy
+machine here, benchmarks/bench_tracked.py). A run left unchecked leaves its
 worktree to be checked before the next run that asks (the verification).
 The number of files decides, and the run's own duration, not a measured
 cost of the check: in a small tree which runs are checked does not depend
@@ -36,7 +37,7 @@ from wynot.worktree import ScratchWorktree, stamp
 
 CHECK_UP_TO = 500  # tracked files: in a tree this small every run is checked
 CHECK_SHARE = 0.05  # in a larger one, a run a check costs at most this share of
-SECONDS_PER_FILE = 7e-6  # what a check costs, a tracked file
+SECONDS_PER_FILE = 2e-5  # what a check costs, a tracked file (wall, a busy machine)
 
 
 def changed_by_commands(worktree: ScratchWorktree) -> list[str]:
