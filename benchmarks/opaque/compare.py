@@ -31,7 +31,10 @@ The cases (``--cases``, default all, in this order):
   a package with an internal package, copied into a GOPATH by the build; a
   method renamed under every call of it), ``mojo_json_exception_stash``
   (Perl run with ``perl -Ilib``: the 78 modules of a Mojolicious application,
-  where a missing sub is an error only when it is called);
+  where a missing sub is an error only when it is called),
+  ``jansson_real_dtoa_shortest`` (C, a third project: the hashtable's
+  functions take a key length through every file, and the behaviour
+  change is a new source file with the function that calls it);
   ``pygments_ada_lexer_moved`` (Python again, from ``benchmarks/real``:
   Pygments, whose lexers are found through a table of module-name strings
   that ``pygments.lexers`` imports with ``__import__``; a lexer moved to a
@@ -79,7 +82,7 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
            "semver_prerelease_and_group", "pathtoregexp_match_array",
            "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
-           "toml_float_exponent", "mojo_json_exception_stash"]
+           "toml_float_exponent", "mojo_json_exception_stash", "jansson_real_dtoa_shortest"]
 # held out too, built by benchmarks/real: a Python package whose modules reach each other
 # by name at run time (a table of module-name strings resolved with __import__)
 PYTHON_HELDOUT = ["pygments_ada_lexer_moved"]
