@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from wynot.analysis import balance
 from wynot.analysis.clusters import Cluster, find_clusters, word_counts
 from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.lexers import lexed_tokens, lexer_for
@@ -53,6 +54,9 @@ class Analysis:
     clusters: tuple[Cluster, ...]
     needs: tuple[tuple[int, int, str], ...]  # (a, b, why): a needs b, read from token changes
     file_of: Mapping[int, int]  # change id -> file index
+    # hunks of one file that shift its delimiters and match (:mod:`balance`): each
+    # needs the other
+    balanced: tuple[tuple[int, int], ...] = ()
 
     def file_symbols(self) -> dict[int, FileSymbols]:
         """Each change's file's imports, for :func:`~wynot.analysis.depends.derive`."""
@@ -70,6 +74,9 @@ class Analysis:
         docs/performance.md)."""
         deps = derive(self.symbols, self.file_symbols())
         deps.hints.extend(self.needs)
+        for a, b in self.balanced:  # certain: either alone leaves the file unbalanced
+            deps.add(a, b)
+            deps.add(b, a)
         for cluster in self.clusters:
             deps.add_cluster(cluster)
         return deps
@@ -84,6 +91,7 @@ class FileReadings:
     symbols: dict[int, Symbols]
     enclosing: dict[int, str]
     tokens: dict[int, TokenChange]  # the changes of files tree-sitter or a lexer reads
+    balanced: list[tuple[int, int]] = field(default_factory=list)  # :mod:`balance`
 
     def update(self, other: FileReadings) -> None:
         """Add another part's readings to these."""
@@ -91,6 +99,7 @@ class FileReadings:
         self.symbols.update(other.symbols)
         self.enclosing.update(other.enclosing)
         self.tokens.update(other.tokens)
+        self.balanced.extend(other.balanced)
 
 
 def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
@@ -108,8 +117,13 @@ def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
         fd = files[index]
         fa = analyse_file(fd)
         lexer = _lexer_of(fd) if fa.language is None else None
+        hunks: list[balance.Hunk] = []  # for pairing, once a hunk may be unbalanced
+        shifted = False
         for change in fd.changes:
             read = read_change(change, fd)
+            if fa.language in balance.BRACED and read[2] is not None:
+                hunks.append((change.id, *read[2]))
+                shifted = shifted or balance.maybe_unbalanced(fa.language, read[0], read[1])
             found.symbols[change.id] = change_symbols(change, fd, fa, read)
             found.enclosing[change.id] = enclosing_scope(change, fa)
             if fa.language is not None:
@@ -117,8 +131,20 @@ def read_files(files: Sequence[FileDiff] | Mapping[int, FileDiff],
                                                         found.symbols[change.id], read)
             elif lexer is not None:
                 found.tokens[change.id] = _lexed_change(change, fd, lexer, read)
+        if shifted and len(hunks) > 1 and fa.language is not None:
+            found.balanced.extend(_balanced(fd, fa.language, hunks))
         found.files[index] = FileAnalysis(fa.index, fa.language, fa.symbols, scopes=fa.scopes)
     return found
+
+
+def _balanced(fd: FileDiff, language: str,
+              hunks: Sequence[balance.Hunk]) -> list[tuple[int, int]]:
+    """The pairs of ``fd``'s hunks that shift its delimiters and match
+    (:func:`balance.paired`), from both sides' syntax trees."""
+    if fd.old is None or fd.new is None:
+        return []
+    return balance.paired(hunks, balance.delimiters(language, fd.old.data),
+                          balance.delimiters(language, fd.new.data))
 
 
 def analyse(diff: Diff, readings: FileReadings | None = None,
@@ -158,7 +184,8 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
     return Analysis(files=tuple(files), symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
                     clusters=links.clusters, needs=links.needs,
-                    file_of={c.id: c.file for c in diff.changes})
+                    file_of={c.id: c.file for c in diff.changes},
+                    balanced=tuple(sorted(readings.balanced)))
 
 
 def side_words(diff: Diff, side: str) -> Counter[bytes]:

@@ -108,6 +108,7 @@ class _Grammar:
     scopes: Any  # a tree_sitter.Query capturing the nodes of _SCOPES
     definitions: Any  # a tree_sitter.Query capturing the names declarations introduce
     cursor: Callable[[Any], Any]
+    language: Any  # the tree_sitter.Language, for other queries (:mod:`balance`)
 
 
 @functools.cache
@@ -132,7 +133,14 @@ def _grammar(language: str) -> _Grammar | None:
     declaring = [p for p in _DEFINITION_PATTERNS if _compiles(ts, lang, p)]
     return _Grammar(parser=ts.Parser(lang), tokens=ts.Query(lang, pattern),
                     strings=frozenset(strings), scopes=ts.Query(lang, scoping),
-                    definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor)
+                    definitions=ts.Query(lang, " ".join(declaring)), cursor=ts.QueryCursor,
+                    language=lang)
+
+
+def grammar_language(language: str) -> Any:
+    """The tree_sitter.Language of a language, None if its grammar is not here."""
+    grammar = _grammar(language)
+    return None if grammar is None else grammar.language
 
 
 # The name a declaration introduces: its ``name`` field in most grammars, the
