@@ -25,7 +25,7 @@ from unidiff.patch import PatchSet
 from conftest import GitRepo
 from wynot.analysis import lexical
 from wynot.analysis.clusters import word_counts
-from wynot.analysis.python import PythonSide, analyse_python, hunk_shapes
+from wynot.analysis.python import PythonSide, _touching, analyse_python, hunk_shapes
 from wynot.analysis.symbols import analyse_file
 from wynot.analysis.treesitter import language_for, tokens
 from wynot.changes import Change, Diff, Hunk
@@ -147,6 +147,24 @@ def _touches(statement: ast.stmt, spans: list[tuple[int, int]]) -> bool:
     return any(start <= last and first <= end for start, end in spans)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 60), st.integers(0, 8), st.integers(0, 3)), max_size=12),
+       st.lists(st.tuples(st.integers(-1, 70), st.integers(0, 10)), max_size=10))
+def test_the_statements_touched_are_those_one_range_at_a_time_finds(
+        statements: list[tuple[int, int, int]], spans: list[tuple[int, int]]) -> None:
+    """(line, length, decorators above it) statements against (start, length) ranges."""
+    nodes: list[ast.stmt] = []
+    for line, length, decorated in statements:
+        node = ast.parse("@d\n" * decorated + "def f(): pass").body[0]
+        node.lineno, node.end_lineno = line, line + length
+        for n, decorator in enumerate(node.decorator_list):  # type: ignore[attr-defined]
+            decorator.lineno = line - decorated + n
+        nodes.append(node)
+    nodes.append(ast.Pass(lineno=5, end_lineno=None))  # no last line: its first
+    ranges = [(start, start + length) for start, length in spans]
+    assert _touching(nodes, ranges) == [s for s in nodes if _touches(s, ranges)]
+
+
 def _stdlib(every: int) -> list[Path]:
     return sorted(Path(ast.__file__).parent.glob("*.py"))[::every]
 
@@ -230,6 +248,7 @@ def test_the_line_scan_reads_what_it_read_line_by_line() -> None:
         assert lexical.definitions(chunk) == _definitions_unfiltered(chunk)
         assert lexical.imports(chunk) == _imports_unfiltered(chunk)
     assert lexical.definitions(C_LINES) >= {"LIMIT", "size", "point", "parse"}
+
 
 
 FRAGMENTS = {
