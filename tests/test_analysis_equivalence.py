@@ -250,6 +250,15 @@ def test_the_line_scan_reads_what_it_read_line_by_line() -> None:
     assert lexical.definitions(C_LINES) >= {"LIMIT", "size", "point", "parse"}
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet="ab_Z9.( \xe9=", max_size=30), max_size=4))
+def test_the_tokens_are_those_the_short_module_pattern_adds_to_everywhere(
+        lines: list[str]) -> None:
+    """The short-module search skipped where no one-letter token is: the same tokens."""
+    text = "\n".join(lines)
+    found = set(lexical.IDENTIFIER.findall(text)) - lexical._NO_TOKENS
+    assert lexical.tokens(lines) == found | set(lexical._SHORT_MODULE.findall(text))
+
 
 FRAGMENTS = {
     "python": ['    x = parse(text, "a word")\n    return x.value', 'def f(a):\n    """Doc',
