@@ -9,6 +9,7 @@ standard library.
 from __future__ import annotations
 
 import ast
+import io
 import random
 import re
 from collections import Counter
@@ -29,7 +30,15 @@ from wynot.analysis.python import PythonSide, _touching, analyse_python, hunk_sh
 from wynot.analysis.symbols import analyse_file
 from wynot.analysis.treesitter import language_for, tokens
 from wynot.changes import Change, Diff, Hunk
-from wynot.diffread import _hunk, _parse_part, _patch_name, _split_patch, read_diff
+from wynot.diffread import (
+    _binary_patch,
+    _hunk,
+    _name_of,
+    _parse_part,
+    _patch_name,
+    _split_patch,
+    read_diff,
+)
 from wynot.errors import GitError
 from wynot.git import git
 
@@ -369,6 +378,53 @@ def test_a_patch_that_is_not_gits_is_an_error(chunk: bytes) -> None:
         _parse_part(chunk)
 
 
+def _earlier_part(chunk: bytes) -> Any:
+    """What the earlier reading, line by line, made of a file's patch: its names and
+    hunks, or the GitError it raised."""
+    lines = io.BytesIO(chunk).readlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(b"--- ")), None)
+    if start is None:
+        return None, ()
+    if start + 1 >= len(lines) or not lines[start + 1].startswith(b"+++ "):
+        return GitError
+    heads = [i for i in range(start + 2, len(lines)) if lines[i].startswith(b"@@ ")]
+    if heads[:1] != [start + 2] and (heads or start + 2 < len(lines)):
+        return GitError
+    hunks = []
+    for head, end in zip(heads, [*heads[1:], len(lines)], strict=True):
+        body = lines[head + 1:end]
+        old, new, other = _counts_line_by_line(body)
+        header = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)",
+                          lines[head].decode("utf-8", "surrogateescape"))
+        if header is None or other or (old, new) != tuple(int(n) if n is not None else 1
+                                                          for n in header.group(2, 4)):
+            return GitError
+        hunks.append((*(int(n) if n is not None else 1 for n in header.group(1, 2, 3, 4)),
+                      header.group(5), b"".join(lines[head:end]).decode("utf-8",
+                                                                        "surrogateescape")))
+    return (_name_of(lines[start]), _name_of(lines[start + 1])), tuple(hunks)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"--- a/x\n", b"+++ b/x\n", b"@@ -1 +1 @@\n", b"@@ -1,2 +1 @@ f\n",
+                                 b"@@ -0,0 +1 @@", b"-a\n", b"+b\n", b" c\n", b"\n", b"\r\n",
+                                 b"\\ No newline\n", b"x\n", b"+", b"@@ x\n", b"--- /dev/null\n",
+                                 b"Binary files a/x and b/x differ\n", b"GIT binary patch\n"]),
+                max_size=10).map(b"".join))
+def test_a_patch_reads_as_it_did_line_by_line(chunk: bytes) -> None:
+    chunk = b"diff --git a/x b/x\n" + chunk
+    assert _binary_patch(chunk) == bool(
+        re.search(rb"^(?:Binary files |GIT binary patch)", chunk, re.MULTILINE))
+    expected = _earlier_part(chunk)
+    if expected is GitError:
+        with pytest.raises(GitError):
+            _parse_part(chunk)
+        return
+    part = _parse_part(chunk)
+    assert (part.names, tuple((h.old_start, h.old_len, h.new_start, h.new_len, h.header, h.text)
+                              for h in part.hunks)) == expected
+
+
 def _shapes_with_the_whole_spans(hunk: Hunk, old: PythonSide, new: PythonSide,
                                  lines: lexical.Changed) -> tuple[Any, Any, Any]:
     """What hunk_shapes found reading a hunk's whole spans for every hunk."""
@@ -456,9 +512,9 @@ def test_a_hunk_counts_its_lines_as_it_did_line_by_line(
     old, new, other = _counts_line_by_line(body)
     if other or (old, new) != (old_len, new_len):
         with pytest.raises(GitError):
-            _hunk(lines, 0, len(lines), "m.py")
+            _hunk(b"".join(lines), "m.py")
     else:
-        hunk = _hunk(lines, 0, len(lines), "m.py")
+        hunk = _hunk(b"".join(lines), "m.py")
         assert (hunk.old_len, hunk.new_len, hunk.header) == (old_len, new_len, "f")
 
 
