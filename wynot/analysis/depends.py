@@ -58,7 +58,7 @@ a particular change and are ignored. Everything here is pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from wynot.analysis.calls import Signature, broken_by
@@ -370,6 +370,12 @@ def _derive_imports(symbols: Mapping[int, Symbols], files: Mapping[int, int],
                     deps.add(unimporter, cid)
 
 
+def _needed(node: int, needs: Mapping[int, set[int]], inside: set[int]) -> Iterator[int]:
+    """What ``node`` needs among ``inside``, in order (most changes need nothing)."""
+    needed = needs.get(node)
+    return iter(sorted(b for b in needed if b in inside) if needed else ())
+
+
 def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
     """Iterative Tarjan's algorithm restricted to ``nodes``."""
     inside = set(nodes)
@@ -382,7 +388,7 @@ def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
     for root in nodes:
         if root in index:
             continue
-        work = [(root, iter(sorted(b for b in needs.get(root, ()) if b in inside)))]
+        work = [(root, _needed(root, needs, inside))]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
@@ -396,8 +402,7 @@ def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
                     counter += 1
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(sorted(
-                        b for b in needs.get(child, ()) if b in inside))))
+                    work.append((child, _needed(child, needs, inside)))
                 elif child in on_stack:
                     low[node] = min(low[node], index[child])
                 continue
