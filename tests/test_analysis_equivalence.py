@@ -9,6 +9,7 @@ standard library.
 from __future__ import annotations
 
 import ast
+import io
 import random
 import re
 from collections import Counter
@@ -25,11 +26,19 @@ from unidiff.patch import PatchSet
 from conftest import GitRepo
 from wynot.analysis import lexical
 from wynot.analysis.clusters import word_counts
-from wynot.analysis.python import PythonSide, analyse_python, hunk_shapes
+from wynot.analysis.python import PythonSide, _touching, analyse_python, hunk_shapes
 from wynot.analysis.symbols import analyse_file
 from wynot.analysis.treesitter import language_for, tokens
 from wynot.changes import Change, Diff, Hunk
-from wynot.diffread import _hunk, _parse_part, _patch_name, _split_patch, read_diff
+from wynot.diffread import (
+    _binary_patch,
+    _hunk,
+    _name_of,
+    _parse_part,
+    _patch_name,
+    _split_patch,
+    read_diff,
+)
 from wynot.errors import GitError
 from wynot.git import git
 
@@ -147,6 +156,24 @@ def _touches(statement: ast.stmt, spans: list[tuple[int, int]]) -> bool:
     return any(start <= last and first <= end for start, end in spans)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 60), st.integers(0, 8), st.integers(0, 3)), max_size=12),
+       st.lists(st.tuples(st.integers(-1, 70), st.integers(0, 10)), max_size=10))
+def test_the_statements_touched_are_those_one_range_at_a_time_finds(
+        statements: list[tuple[int, int, int]], spans: list[tuple[int, int]]) -> None:
+    """(line, length, decorators above it) statements against (start, length) ranges."""
+    nodes: list[ast.stmt] = []
+    for line, length, decorated in statements:
+        node = ast.parse("@d\n" * decorated + "def f(): pass").body[0]
+        node.lineno, node.end_lineno = line, line + length
+        for n, decorator in enumerate(node.decorator_list):  # type: ignore[attr-defined]
+            decorator.lineno = line - decorated + n
+        nodes.append(node)
+    nodes.append(ast.Pass(lineno=5, end_lineno=None))  # no last line: its first
+    ranges = [(start, start + length) for start, length in spans]
+    assert _touching(nodes, ranges) == [s for s in nodes if _touches(s, ranges)]
+
+
 def _stdlib(every: int) -> list[Path]:
     return sorted(Path(ast.__file__).parent.glob("*.py"))[::every]
 
@@ -230,6 +257,16 @@ def test_the_line_scan_reads_what_it_read_line_by_line() -> None:
         assert lexical.definitions(chunk) == _definitions_unfiltered(chunk)
         assert lexical.imports(chunk) == _imports_unfiltered(chunk)
     assert lexical.definitions(C_LINES) >= {"LIMIT", "size", "point", "parse"}
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet="ab_Z9.( \xe9=", max_size=30), max_size=4))
+def test_the_tokens_are_those_the_short_module_pattern_adds_to_everywhere(
+        lines: list[str]) -> None:
+    """The short-module search skipped where no one-letter token is: the same tokens."""
+    text = "\n".join(lines)
+    found = set(lexical.IDENTIFIER.findall(text)) - lexical._NO_TOKENS
+    assert lexical.tokens(lines) == found | set(lexical._SHORT_MODULE.findall(text))
 
 
 FRAGMENTS = {
@@ -341,6 +378,55 @@ def test_a_patch_that_is_not_gits_is_an_error(chunk: bytes) -> None:
         _parse_part(chunk)
 
 
+def _earlier_part(chunk: bytes) -> Any:
+    """What the earlier reading, line by line, made of a file's patch: its names and
+    hunks, or the GitError it raised."""
+    lines = io.BytesIO(chunk).readlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(b"--- ")), None)
+    if start is None:
+        return None, ()
+    if start + 1 >= len(lines) or not lines[start + 1].startswith(b"+++ "):
+        return GitError
+    heads = [i for i in range(start + 2, len(lines)) if lines[i].startswith(b"@@ ")]
+    if heads[:1] != [start + 2] and (heads or start + 2 < len(lines)):
+        return GitError
+    if not heads:  # names and nothing after them (git prints no such patch)
+        return ValueError  # what zip(..., strict=True) raised
+    hunks = []
+    for head, end in zip(heads, [*heads[1:], len(lines)], strict=True):
+        body = lines[head + 1:end]
+        old, new, other = _counts_line_by_line(body)
+        header = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)",
+                          lines[head].decode("utf-8", "surrogateescape"))
+        if header is None or other or (old, new) != tuple(int(n) if n is not None else 1
+                                                          for n in header.group(2, 4)):
+            return GitError
+        hunks.append((*(int(n) if n is not None else 1 for n in header.group(1, 2, 3, 4)),
+                      header.group(5), b"".join(lines[head:end]).decode("utf-8",
+                                                                        "surrogateescape")))
+    return (_name_of(lines[start]), _name_of(lines[start + 1])), tuple(hunks)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"--- a/x\n", b"+++ b/x\n", b"@@ -1 +1 @@\n", b"@@ -1,2 +1 @@ f\n",
+                                 b"@@ -0,0 +1 @@", b"-a\n", b"+b\n", b" c\n", b"\n", b"\r\n",
+                                 b"\\ No newline\n", b"x\n", b"+", b"@@ x\n", b"--- /dev/null\n",
+                                 b"Binary files a/x and b/x differ\n", b"GIT binary patch\n"]),
+                max_size=10).map(b"".join))
+def test_a_patch_reads_as_it_did_line_by_line(chunk: bytes) -> None:
+    chunk = b"diff --git a/x b/x\n" + chunk
+    assert _binary_patch(chunk) == bool(
+        re.search(rb"^(?:Binary files |GIT binary patch)", chunk, re.MULTILINE))
+    expected = _earlier_part(chunk)
+    if expected in (GitError, ValueError):
+        with pytest.raises(expected):
+            _parse_part(chunk)
+        return
+    part = _parse_part(chunk)
+    assert (part.names, tuple((h.old_start, h.old_len, h.new_start, h.new_len, h.header, h.text)
+                              for h in part.hunks)) == expected
+
+
 def _shapes_with_the_whole_spans(hunk: Hunk, old: PythonSide, new: PythonSide,
                                  lines: lexical.Changed) -> tuple[Any, Any, Any]:
     """What hunk_shapes found reading a hunk's whole spans for every hunk."""
@@ -428,9 +514,9 @@ def test_a_hunk_counts_its_lines_as_it_did_line_by_line(
     old, new, other = _counts_line_by_line(body)
     if other or (old, new) != (old_len, new_len):
         with pytest.raises(GitError):
-            _hunk(lines, 0, len(lines), "m.py")
+            _hunk(b"".join(lines), "m.py")
     else:
-        hunk = _hunk(lines, 0, len(lines), "m.py")
+        hunk = _hunk(b"".join(lines), "m.py")
         assert (hunk.old_len, hunk.new_len, hunk.header) == (old_len, new_len, "f")
 
 

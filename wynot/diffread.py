@@ -8,9 +8,9 @@ headers.
 from __future__ import annotations
 
 import concurrent.futures
-import io
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,7 +116,7 @@ def _parse_raw(output: bytes) -> tuple[list[_Entry], bytes]:
 
 
 _PATCH_HEADER = b"diff --git "
-_BINARY_PATCH = re.compile(rb"^(?:Binary files |GIT binary patch)", re.MULTILINE)
+_BINARY_PATCH = (b"Binary files ", b"GIT binary patch")  # a line that starts so
 
 
 def _split_patch(patch: bytes) -> list[bytes]:
@@ -140,21 +140,49 @@ def _parse_part(chunk: bytes) -> _Part:
     """Read one file's text patch: ---/+++ names and hunks (ranges and section headers).
 
     Each hunk's body must hold the lines its header counts (``-``, ``+``, context;
-    ``\\`` notes aside), else the patch is not git's: GitError.
+    ``\\`` notes aside), else the patch is not git's: GitError. The lines are
+    those of ``chunk.splitlines(keepends=True)`` cut at ``\\n`` only; they are
+    found by ``bytes.find``, not split one by one.
     """
-    lines = io.BytesIO(chunk).readlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(b"--- ")), None)
-    if start is None:
+    start = _line_starting(chunk, b"--- ", 0)
+    if start < 0:
         return _Part(None, ())
-    first = lines[start].decode("utf-8", "surrogateescape")
-    if start + 1 >= len(lines) or not lines[start + 1].startswith(b"+++ "):
+    names_end = _next_line(chunk, start)
+    first = chunk[start:names_end].decode("utf-8", "surrogateescape")
+    if names_end == len(chunk) or not chunk.startswith(b"+++ ", names_end):
         raise GitError("cannot parse git's patch: no +++ line", details=first)
-    heads = [i for i in range(start + 2, len(lines)) if lines[i].startswith(b"@@ ")]
-    if heads[:1] != [start + 2] and (heads or start + 2 < len(lines)):
+    body = _next_line(chunk, names_end)  # the line after +++, the first hunk's header
+    heads = list(_lines_starting(chunk, b"@@ ", body))
+    if heads[:1] != [body] and (heads or body < len(chunk)):
         raise GitError("cannot parse git's patch: no hunk after the names", details=first)
-    hunks = tuple(_hunk(lines, a, b, first)
-                  for a, b in zip(heads, [*heads[1:], len(lines)], strict=True))
-    return _Part((_name_of(lines[start]), _name_of(lines[start + 1])), hunks)
+    hunks = tuple(_hunk(chunk[a:b], first)
+                  for a, b in zip(heads, [*heads[1:], len(chunk)], strict=True))
+    return _Part((_name_of(chunk[start:names_end]), _name_of(chunk[names_end:body])), hunks)
+
+
+def _next_line(chunk: bytes, at: int) -> int:
+    """Where the line after the one at ``at`` starts (``len(chunk)`` if none)."""
+    end = chunk.find(b"\n", at)
+    return len(chunk) if end < 0 else end + 1
+
+
+def _line_starting(chunk: bytes, prefix: bytes, at: int) -> int:
+    """Where the first line at or after the line start ``at`` that begins with
+    ``prefix`` starts; -1 if none does."""
+    if chunk.startswith(prefix, at):
+        return at
+    found = chunk.find(b"\n" + prefix, at)
+    return found + 1 if found >= 0 else -1
+
+
+def _lines_starting(chunk: bytes, prefix: bytes, at: int) -> Iterator[int]:
+    """Where each line at or after the line start ``at`` that begins with ``prefix``
+    starts, in order."""
+    at = _line_starting(chunk, prefix, at) if at < len(chunk) else -1
+    while at >= 0:
+        yield at
+        found = chunk.find(b"\n" + prefix, at)
+        at = found + 1 if found >= 0 else -1
 
 
 def _name_of(line: bytes) -> bytes | None:
@@ -163,25 +191,27 @@ def _name_of(line: bytes) -> bytes | None:
                        .split("\n", 1)[0])
 
 
-def _hunk(lines: list[bytes], head: int, end: int, first: str) -> Hunk:
-    """The hunk whose header is ``lines[head]`` and whose body ends before ``end``."""
-    raw = b"".join(lines[head:end])
+def _hunk(raw: bytes, first: str) -> Hunk:
+    """The hunk whose header line starts ``raw`` and whose body is the rest of it."""
     text = raw.decode("utf-8", "surrogateescape")
+    header_end = raw.find(b"\n")
+    header_line = raw[:header_end + 1] if header_end >= 0 else raw
     header = _HUNK_HEADER.match(text)
     if header is None:
-        raise GitError(f"cannot parse git's hunk header {lines[head]!r}", details=first)
+        raise GitError(f"cannot parse git's hunk header {header_line!r}", details=first)
     old_start, old_len, new_start, new_len = (
         int(n) if n is not None else 1 for n in header.group(1, 2, 3, 4))
-    # The body's lines by their first byte, counted in the joined bytes (a line
-    # starts after the line break that ends the one before, the header's first).
-    body = len(lines[head]) - 1
+    # The body's lines by their first byte, counted in its bytes (a line starts
+    # after the line break that ends the one before, the header's first).
+    body = header_end if header_end >= 0 else len(raw) - 1
     removed, added = raw.count(b"\n-", body), raw.count(b"\n+", body)
     notes = raw.count(b"\n\\", body)  # \ No newline at end of file
-    context = end - head - 1 - removed - added - notes  # ' ', or an empty line
+    lines = raw.count(b"\n") + (not raw.endswith(b"\n"))  # the header's included
+    context = lines - 1 - removed - added - notes  # ' ', or an empty line
     if _OTHER_LINE.search(raw, body) or (removed + context, added + context) != (old_len,
                                                                                 new_len):
         raise GitError(f"cannot parse git's patch: a hunk does not hold the lines its "
-                       f"header {lines[head]!r} counts", details=first)
+                       f"header {header_line!r} counts", details=first)
     return Hunk(old_start, old_len, new_start, new_len, header.group(5), text)
 
 
@@ -300,13 +330,20 @@ def _change_kinds(entry: _Entry, old: FileState | None, new: FileState | None,
         return kinds
     if new_type != 0o100000:
         return [*kinds, (ChangeKind.CONTENT, None, _TYPE_NAMES[new_type])]
-    if _is_binary(old.data) or _is_binary(new.data) or _BINARY_PATCH.search(chunk):
+    if _is_binary(old.data) or _is_binary(new.data) or _binary_patch(chunk):
         return [*kinds, (ChangeKind.CONTENT, None, "binary")]
     part = _parse_part(chunk)
     if part.names != (entry.old_path, entry.new_path) or not part.hunks:
         raise GitError(f"git's patch does not match {os.fsdecode(entry.new_path)}",
                        details=repr(part.names))
     return kinds + [(ChangeKind.HUNK, hunk, "") for hunk in part.hunks]
+
+
+def _binary_patch(chunk: bytes) -> bool:
+    """Whether a line of a file's patch says it is binary (found by ``bytes.find``:
+    a search for the start of every line cost more than the rest of the patch's
+    reading)."""
+    return any(_line_starting(chunk, mark, 0) >= 0 for mark in _BINARY_PATCH)
 
 
 def _is_binary(data: bytes) -> bool:

@@ -58,7 +58,7 @@ a particular change and are ignored. Everything here is pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from wynot.analysis.calls import Signature, broken_by
@@ -239,11 +239,13 @@ def _derive_part(code: Mapping[int, Symbols], files: Mapping[int, FileSymbols] |
     def sees(user: int, owner: int, name: str, *, new: bool) -> bool:
         return files is None or files[user].sees(files[owner], name, new=new)
 
+    defined = definers.keys()
     for cid, sym in code.items():
-        for name in sym.used:
-            for definer in definers.get(name, ()):
-                if sees(cid, definer, name, new=True):
-                    _need(deps, cid, definer, name, later=name in sym.later)
+        if not defined.isdisjoint(sym.used):  # most changes use no new name
+            for name in sym.used:
+                for definer in definers.get(name, ()):
+                    if sees(cid, definer, name, new=True):
+                        _need(deps, cid, definer, name, later=name in sym.later)
         for name in sym.undefined:
             users = [u for u in old_users.get(name, ()) if sees(u, cid, name, new=False)]
             if len(users) <= MAX_USERS:
@@ -344,21 +346,34 @@ def _derive_locals(symbols: Mapping[int, Symbols], files: Mapping[int, int],
 
 def _derive_imports(symbols: Mapping[int, Symbols], files: Mapping[int, int],
                     deps: Dependencies) -> None:
-    """Within one file: uses need the import of the name, dropped imports their users."""
-    importers: dict[tuple[int, str], list[int]] = {}
-    unimporters: dict[tuple[int, str], list[int]] = {}
+    """Within one file: uses need the import of the name, dropped imports their users.
+
+    The imports are kept by file, so that the names of a change in a file whose
+    changes import (or drop) nothing are not looked up one by one."""
+    importers: dict[int, dict[str, list[int]]] = {}  # by file, by name
+    unimporters: dict[int, dict[str, list[int]]] = {}
     for cid, sym in symbols.items():
         for name in sym.imported:
-            importers.setdefault((files[cid], name), []).append(cid)
+            importers.setdefault(files[cid], {}).setdefault(name, []).append(cid)
         for name in sym.unimported:
-            unimporters.setdefault((files[cid], name), []).append(cid)
+            unimporters.setdefault(files[cid], {}).setdefault(name, []).append(cid)
     for cid, sym in symbols.items():
-        for name in sym.used:
-            for importer in importers.get((files[cid], name), ())[:MAX_DEFINERS]:
-                deps.add(cid, importer)
-        for name in sym.old:
-            for unimporter in unimporters.get((files[cid], name), ())[:MAX_DEFINERS]:
-                deps.add(unimporter, cid)
+        imported = importers.get(files[cid])
+        if imported and not imported.keys().isdisjoint(sym.used):
+            for name in sym.used:
+                for importer in imported.get(name, ())[:MAX_DEFINERS]:
+                    deps.add(cid, importer)
+        unimported = unimporters.get(files[cid])
+        if unimported and not unimported.keys().isdisjoint(sym.old):
+            for name in sym.old:
+                for unimporter in unimported.get(name, ())[:MAX_DEFINERS]:
+                    deps.add(unimporter, cid)
+
+
+def _needed(node: int, needs: Mapping[int, set[int]], inside: set[int]) -> Iterator[int]:
+    """What ``node`` needs among ``inside``, in order (most changes need nothing)."""
+    needed = needs.get(node)
+    return iter(sorted(b for b in needed if b in inside) if needed else ())
 
 
 def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
@@ -373,7 +388,7 @@ def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
     for root in nodes:
         if root in index:
             continue
-        work = [(root, iter(sorted(b for b in needs.get(root, ()) if b in inside)))]
+        work = [(root, _needed(root, needs, inside))]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
@@ -387,8 +402,7 @@ def _tarjan(nodes: list[int], needs: Mapping[int, set[int]]) -> list[list[int]]:
                     counter += 1
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(sorted(
-                        b for b in needs.get(child, ()) if b in inside))))
+                    work.append((child, _needed(child, needs, inside)))
                 elif child in on_stack:
                     low[node] = min(low[node], index[child])
                 continue

@@ -218,19 +218,23 @@ def _order(changes: Sequence[Change], unit_of: Mapping[int, int],
     for i, bs in block_needs.items():
         for b in bs:
             needed_by[b].append(i)
-    ready = [(first[i], i) for i, count in waiting.items() if count == 0]
+    # A block's first change is no other block's: the heap holds those alone.
+    block_at = {change: i for i, change in first.items()}
+    ready = [first[i] for i, count in waiting.items() if count == 0]
     heapq.heapify(ready)
     order: list[int] = []
     merged: dict[int, int] = {}
     while ready:
-        _, i = heapq.heappop(ready)
-        block_members = sorted(cid for u in blocks[i] for cid in members[u])
+        i = block_at[heapq.heappop(ready)]
+        block = blocks[i]
+        block_members = sorted(members[block[0]] if len(block) == 1 else
+                               (cid for u in block for cid in members[u]))
         order.extend(block_members)
-        merged.update((cid, block_members[0]) for cid in block_members)
+        merged.update(dict.fromkeys(block_members, block_members[0]))
         for j in needed_by[i]:
             waiting[j] -= 1
             if waiting[j] == 0:
-                heapq.heappush(ready, (first[j], j))
+                heapq.heappush(ready, first[j])
     return tuple(order), merged
 
 

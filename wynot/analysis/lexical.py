@@ -75,7 +75,8 @@ CODE_SUFFIXES = PYTHON_SUFFIXES | frozenset({
 })
 
 # What :func:`tokens` leaves out: the stopwords and every one-letter name.
-_NO_TOKENS = STOPWORDS | frozenset("_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ONE_LETTER = frozenset("_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NO_TOKENS = STOPWORDS | _ONE_LETTER
 _SHORT_MODULE = re.compile(r"(?<![\w.])([A-Za-z_])(?:\.(?=[A-Za-z_])|\()")
 
 
@@ -88,8 +89,13 @@ def tokens(lines: Iterable[str]) -> set[str]:
     """
     text = "\n".join(lines)  # no token spans a line break
     found = set(IDENTIFIER.findall(text))
+    # Each name the short-module pattern finds is a one-letter identifier token
+    # too (nothing word-like or a dot before it, a dot or parenthesis after it):
+    # text without one-letter tokens has none to search for.
+    short = not found.isdisjoint(_ONE_LETTER)
     found -= _NO_TOKENS
-    found.update(_SHORT_MODULE.findall(text))
+    if short:
+        found.update(_SHORT_MODULE.findall(text))
     return found
 
 

@@ -17,6 +17,8 @@ The ``hunk_*`` functions read a hunk's changed lines against both sides.
 from __future__ import annotations
 
 import ast
+import bisect
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,7 +77,7 @@ def analyse_python(data: bytes,
         return None
     future = postponed(tree)
     if spans is not None:
-        tree = ast.Module(body=[s for s in tree.body if _touches(s, spans)], type_ignores=[])
+        tree = ast.Module(body=_touching(tree.body, spans), type_ignores=[])
     asked = None if spans is None else frozenset(
         line for start, end in spans for line in range(start, end + 1))
     return _side(SideReader(tree, asked), read_inert(tree.body, future=future))
@@ -92,12 +94,29 @@ def whole_file_inert(data: bytes) -> Inert:
     return read_inert(tree.body, future=postponed(tree))
 
 
-def _touches(statement: ast.stmt, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether a statement (with its decorators) overlaps one of the line ranges."""
-    decorators = getattr(statement, "decorator_list", [])
-    first = min([statement.lineno, *(d.lineno for d in decorators)])
-    last = statement.end_lineno or statement.lineno
-    return any(start <= last and first <= end for start, end in spans)
+def _touching(statements: list[ast.stmt],
+              spans: Sequence[tuple[int, int]]) -> list[ast.stmt]:
+    """The statements (with their decorators) that overlap one of the line ranges,
+    in their order.
+
+    A statement overlaps a range that starts by its last line and ends at or
+    after its first: the ranges sorted by their start, a binary search finds
+    those that start by its last line and the furthest end among them says
+    whether one reaches it (a file's many hunks: no pass over every range for
+    every statement)."""
+    ordered = sorted(spans)
+    starts = [start for start, _ in ordered]
+    reach = list(itertools.accumulate((end for _, end in ordered), max))
+    found = []
+    for statement in statements:
+        decorators = getattr(statement, "decorator_list", None)
+        first = min(statement.lineno, *(d.lineno for d in decorators)) if decorators \
+            else statement.lineno
+        last = statement.end_lineno or statement.lineno
+        before = bisect.bisect_right(starts, last)
+        if before and reach[before - 1] >= first:
+            found.append(statement)
+    return found
 
 
 def _side(reader: SideReader, inert: Inert = NOTHING_INERT) -> PythonSide:
