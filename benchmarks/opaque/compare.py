@@ -34,7 +34,10 @@ The cases (``--cases``, default all, in this order):
   where a missing sub is an error only when it is called),
   ``jansson_real_dtoa_shortest`` (C, a third project: the hashtable's
   functions take a key length through every file, and the behaviour
-  change is a new source file with the function that calls it);
+  change is a new source file with the function that calls it),
+  ``md4c_table_short_underline`` (C, a fourth project: a Markdown parser
+  whose inline-mark chains became stacks in the same releases; the fix
+  reads a limit that another hunk defines);
   ``pygments_ada_lexer_moved`` (Python again, from ``benchmarks/real``:
   Pygments, whose lexers are found through a table of module-name strings
   that ``pygments.lexers`` imports with ``__import__``; a lexer moved to a
@@ -82,7 +85,8 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "fastrand_wyrand_constants", "base64_decode_slice_exact", "tinyxml2_bool_attribute",
            "semver_prerelease_and_group", "pathtoregexp_match_array",
            "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
-           "toml_float_exponent", "mojo_json_exception_stash", "jansson_real_dtoa_shortest"]
+           "toml_float_exponent", "mojo_json_exception_stash", "jansson_real_dtoa_shortest",
+           "md4c_table_short_underline"]
 # held out too, built by benchmarks/real: a Python package whose modules reach each other
 # by name at run time (a table of module-name strings resolved with __import__)
 PYTHON_HELDOUT = ["pygments_ada_lexer_moved"]
