@@ -38,7 +38,7 @@ def test_a_removal_of_everything_is_not_tried() -> None:
     assert with_users(frozenset({0, 1, 2}), {0: {1, 2}, 5: {0}}) == []
 
 
-def renamed_cause_and_helper(make_repo, renamed: bool = True):
+def renamed_cause_and_helper(make_repo, renamed: bool = True, callers: int = CALLERS):
     """BAD renames base() (x + 1) to scaled() (x + 2) in lib.c and its one call in
     main.c: the cause, two changes that each need the other to link. It also
     renames helper() to helper_v2() in h.h, h.c and three callers (c0.c to
@@ -62,7 +62,7 @@ def renamed_cause_and_helper(make_repo, renamed: bool = True):
                       b"    int s = %s(40);\n    printf(\"%%d\\n\", s);\n"
                       b"    return s == 41 ? 0 : s == 42 ? 1 : 125;\n}\n" % (name, name),
         }
-        for i in range(CALLERS):
+        for i in range(callers):
             files[f"c{i}.c"] = (b"#include \"h.h\"\nint c%d(void) {\n    return %s(%d);\n}\n"
                                 % (i, helper, i))
         return files
@@ -73,10 +73,12 @@ def renamed_cause_and_helper(make_repo, renamed: bool = True):
 
 
 def label_all(repo, good: str, diff: Diff, runs: Path, broken: Blame | None,
-              shown: Shown | None = None) -> tuple[Labelled, list[result.TestRecord]]:
+              shown: Shown | None = None, searched: tuple[frozenset[int], ...] = ()
+              ) -> tuple[Labelled, list[result.TestRecord]]:
     """Label the whole diff, as if dd+ had found it all, by real runs (with
     ``broken``: the errors' places of failure resolution; with ``shown``: the
-    needs its errors show); the label and the runs."""
+    needs its errors show; ``searched``: configurations run first, as the
+    search's); the label and the runs."""
     commands = Commands(test=("sh", "run_test.sh"))
     records: list[result.TestRecord] = []
     log = RunLog(runs)
@@ -85,6 +87,8 @@ def label_all(repo, good: str, diff: Diff, runs: Path, broken: Blame | None,
         tester = testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
                                 records)
         everything = frozenset(c.id for c in diff.changes)
+        for config in searched:
+            tester.run(config, "search")
         labelled = label(tester, everything, lambda: False, Dependencies(), everything, {},
                          None, None, broken, shown)
     log.close()
@@ -174,3 +178,25 @@ def test_the_needs_the_errors_show_find_the_core_of_an_inseparable_answer(
         frozenset({c}) for c in everything}
     assert ran[len(everything)].ids == cause and ran[len(everything)].outcome.name == "FAIL"
     assert len(ran) == len(everything) + 1 + len(cause)
+
+
+def test_a_large_answer_tries_the_core_the_searchs_errors_show_before_any_removal(
+        make_repo, tmp_path: Path) -> None:
+    """An answer of 13 changes (the cause's two, the renamed helper with 9 callers),
+    after a search whose runs without lib.c, h.h and h.c did not build: their
+    errors show main.c needing lib.c and the callers needing h.h and h.c. Nothing
+    needs main.c: its core, the cause, is run first and FAILS, and labelling
+    goes on over its two changes alone, not one removal per unit of the 13."""
+    callers = 9
+    repo, good, bad = renamed_cause_and_helper(make_repo, callers=callers)
+    diff = read_diff(repo.path, good, bad)
+    cause = frozenset({hunk_of(diff, "lib.c", "scaled"), hunk_of(diff, "main.c", "scaled")})
+    everything = frozenset(c.id for c in diff.changes)
+    assert len(everything) == callers + 4
+    searched = tuple(everything - {hunk_of(diff, path, "")} for path in ("lib.c", "h.h", "h.c"))
+    labelled, records = label_all(repo, good, diff, tmp_path / "runs", None,
+                                  resolver_for(diff).needs_shown, searched)
+    assert labelled.chosen == cause
+    ran = [r for r in records if r.ran and r.phase == "label"]
+    assert ran[0].ids == cause and ran[0].outcome.name == "FAIL"
+    assert len(ran) == 1 + len(cause)  # the core, then its own two removals

@@ -50,6 +50,7 @@ DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go toge
 MAX_GROWTH = 2  # times a removal of a cluster grows by what its own errors show
 MAX_DEAD_ENDS = 2  # cores run in vain (grown or not), after which no more are tried
 LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
+EARLY_CORES_FROM = 8  # a larger answer: the cores its errors' needs leave, before the sweep
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +317,11 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
     roles: dict[int, str] = {}
     alone: set[int] = set()  # labelled by a removal of their own since the last drop
     shown_by_run: dict[int, frozenset[tuple[int, int]]] = {}  # each run's errors read once
+    if shown is not None and len(chosen) > EARLY_CORES_FROM:
+        # the search's runs that did not build already show needs: a small core
+        # they leave buildable costs at most ⌈log2 n⌉ runs, the sweep one per unit
+        chosen = _needed_core(tester, stop, chosen, frozenset(), needs, shown, {}, repair,
+                              evidence, shown_by_run, dead_ends=1)
     while True:
         while len(roles) < len(chosen) or not alone >= in_units(chosen, deps, units):
             chosen, roles, alone = _sweep(tester, stop, chosen, needs, sweep_units(
@@ -474,7 +480,8 @@ def _broke_without(tester: Tester, chosen: frozenset[int],
 def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: frozenset[int],
                  derived: Dependencies, shown: Shown, users: Mapping[int, set[int]],
                  repair: Repair | None, evidence: Evidence | None,
-                 shown_by_run: dict[int, frozenset[tuple[int, int]]]) -> frozenset[int]:
+                 shown_by_run: dict[int, frozenset[tuple[int, int]]],
+                 dead_ends: int = MAX_DEAD_ENDS) -> frozenset[int]:
     """The first of :func:`~wynot.label_units.needed_cores` that FAILS (smallest
     first), or ``chosen`` when none does: at most ⌈log2 n⌉ runs for an answer
     of n changes, and only on the cores :func:`_worth_trying`.
@@ -487,10 +494,11 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     a core that does not build grows by the changes of ``chosen`` its errors
     name (``repair``), with what those need, up to :data:`MAX_GROWTH` times. A
     core that an earlier run shows cannot build is not run: it grows by the
-    changes that run's errors blame (:class:`Evidence`). After
-    :data:`MAX_DEAD_ENDS` cores run in vain (grown as far as they could be),
-    the needs at hand are too incomplete to guess a core from: no more are
-    tried. ``shown_by_run`` keeps each run's pairs, read once per labelling.
+    changes that run's errors blame (:class:`Evidence`). After ``dead_ends``
+    cores run in vain (grown as far as they could be), the needs at hand are
+    too incomplete to guess a core from: no more are tried (one, before the
+    sweep, when only the search's runs have shown needs). ``shown_by_run``
+    keeps each run's pairs, read once per labelling.
     """
     needs: dict[int, set[int]] = {}
     for record in tester.records:
@@ -514,9 +522,9 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     tester.speculate(candidates[:runs])
     both = joined_needs(chosen, needs, derived)
     tried: set[frozenset[int]] = set()
-    dead_ends = 0
+    vain = 0
     for core in candidates:
-        if dead_ends == MAX_DEAD_ENDS:
+        if vain == dead_ends:
             break
         left = runs
         for _ in range(MAX_GROWTH + 1):
@@ -540,7 +548,7 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
                 break
             core = reach(core | lacking, chosen, both)
         if runs < left:  # runs for a core that did not FAIL, grown or not
-            dead_ends += 1
+            vain += 1
     return chosen
 
 
