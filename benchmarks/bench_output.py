@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 from wynot.analysis.resolve import is_construction_failure  # noqa: E402
 from wynot.diffread import read_diff  # noqa: E402
 from wynot.patch import tree_states  # noqa: E402
+from wynot.scratch import scratch_worktree  # noqa: E402
 from wynot.state import list_runs  # noqa: E402
-from wynot.worktree import scratch_worktree  # noqa: E402
 
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.com",
        "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.com"}

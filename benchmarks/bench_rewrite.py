@@ -4,7 +4,7 @@
     python benchmarks/bench_rewrite.py [--files 3000] [--size 5000] [--rounds 6]
 
 Makes a repository of ``--files`` files of about ``--size`` bytes in 100
-directories, a scratch worktree of it (``wynot.worktree.scratch_worktree``),
+directories, a scratch worktree of it (``wynot.scratch.scratch_worktree``),
 then applies two sets of contents in turn (each file a little longer or
 shorter than the other's), ``--rounds`` times: every apply rewrites every
 file in place, as a test far from the last one does (the first search test
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from wynot.changes import FileState
-from wynot.worktree import scratch_worktree
+from wynot.scratch import scratch_worktree
 
 
 def make_repo(root: Path, files: int, size: int) -> list[str]:

@@ -24,7 +24,7 @@ from wynot import tracked  # noqa: E402
 from wynot.diffread import read_diff  # noqa: E402
 from wynot.git import git, resolve_commit  # noqa: E402
 from wynot.patch import tree_states  # noqa: E402
-from wynot.worktree import scratch_worktree  # noqa: E402
+from wynot.scratch import scratch_worktree  # noqa: E402
 
 
 def measure(repo: Path, repeat: int) -> dict[str, object]:

@@ -14,7 +14,8 @@ from conftest import GitRepo
 from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.patch import PathConflict, tree_states
-from wynot.worktree import ScratchWorktree, scratch_worktree
+from wynot.scratch import scratch_worktree
+from wynot.worktree import ScratchWorktree
 
 Checkout = Callable[[GitRepo, str, Path], dict[str, bytes]]
 NOTES = [b"note %d\n" % n for n in range(1, 30)]

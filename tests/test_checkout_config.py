@@ -16,7 +16,7 @@ from cli_helpers import run_wynot
 from conftest import GitRepo, Symlink
 from wynot.diffread import read_diff
 from wynot.patch import tree_states
-from wynot.worktree import scratch_worktree
+from wynot.scratch import scratch_worktree
 
 LINES = [b"line %d\n" % n for n in range(1, 25)]
 

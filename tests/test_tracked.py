@@ -18,7 +18,7 @@ from wynot.outcome import Outcome
 from wynot.patch import tree_states
 from wynot.pool import LocalPool
 from wynot.runner import Commands
-from wynot.worktree import scratch_worktree
+from wynot.scratch import scratch_worktree
 
 
 def six_files(repo: GitRepo) -> tuple[str, str]:

@@ -17,7 +17,8 @@ from conftest import DiffRepo, GitRepo, Symlink
 from wynot.changes import EXECUTABLE, GITLINK, SYMLINK, FileState
 from wynot.diffread import read_diff
 from wynot.patch import PathConflict, tree_states
-from wynot.worktree import ScratchWorktree, scratch_worktree
+from wynot.scratch import scratch_worktree
+from wynot.worktree import ScratchWorktree
 
 
 def assert_matches(root: Path, states: dict[str, FileState | None]) -> None:

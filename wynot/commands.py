@@ -23,8 +23,8 @@ from wynot.output import FORMATS, write_report
 from wynot.render.info import INCONCLUSIVE
 from wynot.result import plural
 from wynot.runstore import FAILURE, REQUEST, RESULT, load_run
+from wynot.scratch import remove_kept_worktrees
 from wynot.state import RUNS, clear_state, list_runs, prune_runs
-from wynot.worktree import remove_kept_worktrees
 
 _SETTINGS = {"auto_envvar_prefix": "WYNOT", "help_option_names": ["-h", "--help"]}
 _REPO = click.option("-C", "--repo", type=click.Path(file_okay=False, path_type=Path),

@@ -33,8 +33,9 @@ from wynot.executor import Cancelled, Execution, Job, execute
 from wynot.git import git
 from wynot.patch import TreeBuilder, tree_states
 from wynot.runner import Commands
+from wynot.scratch import scratch_worktree
 from wynot.state import owned_prefix
-from wynot.worktree import ScratchWorktree, scratch_worktree
+from wynot.worktree import ScratchWorktree
 
 TAIL_BYTES = 64 * 1024  # of each run's output, sent back to wynot
 POLL_SECONDS = 0.5  # how often a running task asks whether it was cancelled

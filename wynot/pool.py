@@ -25,14 +25,9 @@ from wynot.patch import TreeBuilder, tree_states
 from wynot.process import kill_leftovers
 from wynot.result import Progress
 from wynot.runner import Commands
+from wynot.scratch import BegunWorktree, begin_worktree, kept_worktree, scratch_worktree
 from wynot.teardown import Removal, signals_deferred, wait_all
-from wynot.worktree import (
-    BegunWorktree,
-    ScratchWorktree,
-    begin_worktree,
-    kept_worktree,
-    scratch_worktree,
-)
+from wynot.worktree import ScratchWorktree
 
 RESULT_POLL_SECONDS = 0.1
 # How much lower than wynot's the CPU priority of a speculative run is, until

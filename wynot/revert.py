@@ -30,8 +30,8 @@ from wynot.patch import tree_states
 from wynot.process import kill_leftovers
 from wynot.result import Result
 from wynot.runner import Commands, RunResult, run_configuration
+from wynot.scratch import scratch_worktree
 from wynot.state import owned_tempdir
-from wynot.worktree import scratch_worktree
 
 _IDENTITY = {"GIT_AUTHOR_NAME": "wynot", "GIT_AUTHOR_EMAIL": "wynot@localhost",
              "GIT_COMMITTER_NAME": "wynot", "GIT_COMMITTER_EMAIL": "wynot@localhost"}

@@ -3,7 +3,7 @@
 :func:`signals_deferred` holds SIGINT, SIGTERM and SIGHUP off while a block
 runs (a cleanup that a second Ctrl-C must not interrupt) and delivers them
 when it ends; :class:`Removal` leaves several worktree contexts at the same
-time, a thread each. Both are used by :mod:`wynot.worktree` and
+time, a thread each. Both are used by :mod:`wynot.scratch` and
 :mod:`wynot.pool`.
 """
 
