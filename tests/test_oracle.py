@@ -15,7 +15,6 @@ from wynot.analysis.symbols import change_symbols
 from wynot.changes import Diff
 from wynot.dd import split_evenly
 from wynot.diffread import read_diff
-from wynot.label import search_dd_plus
 from wynot.oracle import (
     MAX_KNOWN_REPAIR,
     MAX_RESOLUTION_ROUNDS,
@@ -24,6 +23,7 @@ from wynot.oracle import (
 )
 from wynot.outcome import Outcome
 from wynot.result import PREDICTED, RAN
+from wynot.search import search_dd_plus
 
 PAD = b"".join(b"# filler %d\n" % i for i in range(8))
 RUNNER = import_check("from app.a import VALUE", "VALUE == 6")

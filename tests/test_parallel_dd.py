@@ -25,10 +25,10 @@ from wynot.cache import RunLog
 from wynot.changes import Diff
 from wynot.dd import Outcome, dd_plus, split_evenly
 from wynot.executor import Cancelled, Execution
-from wynot.isolate import search_dd_plus
 from wynot.oracle import SearchOracle
 from wynot.pool import LocalHandle, LocalPool
 from wynot.runner import Commands, Reason
+from wynot.search import search_dd_plus
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 

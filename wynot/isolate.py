@@ -35,13 +35,7 @@ from wynot.executor import Executor
 from wynot.flaky_phase import FlakyOptions, confirm_runs, premise_flake_rate
 from wynot.git import find_repo, resolve_commit
 from wynot.history import OriginsAhead, count_between, first_parent_chain, origins
-from wynot.label import (
-    first_questions,
-    label,
-    search_dd_plus,
-    smallest_failing_superset,
-    standalone,
-)
+from wynot.label import label, smallest_failing_superset, standalone
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.pool import open_executor
@@ -57,6 +51,7 @@ from wynot.result import (
 )
 from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
+from wynot.search import first_questions, search_dd_plus
 from wynot.state import DEFAULT_KEEP_RUNS
 from wynot.suspects import vocabulary, weights
 from wynot.tester import Tester

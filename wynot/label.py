@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.grouping import Plan
-from wynot.dd import Narrow, SearchStopped, Split, dd_plus
+from wynot.dd import SearchStopped
 from wynot.grow import Repair, grow, worth_growing
 from wynot.label_units import (
     closed_part,
@@ -34,12 +34,11 @@ from wynot.label_units import (
     sweep_units,
     with_users,
 )
-from wynot.lineage import joined
-from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.removals import Blame, Evidence, probe, unbuilt
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
+from wynot.search import search_dd_plus
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
@@ -49,7 +48,6 @@ Shown = Callable[[str, frozenset[int]], frozenset[tuple[int, int]]]
 DROPS_BEFORE_BATCHES = 4  # drops in a row after which the next removals go together
 MAX_GROWTH = 2  # times a removal of a cluster grows by what its own errors show
 MAX_DEAD_ENDS = 2  # cores run in vain (grown or not), after which no more are tried
-LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs start ahead
 EARLY_CORES_FROM = 8  # a larger answer: the cores its errors' needs leave, before the sweep
 
 
@@ -174,92 +172,6 @@ def _failing(tester: Tester) -> Iterator[frozenset[int]]:
             verdict = tester.earlier(r.ids)
             if verdict is None or verdict.outcome is Outcome.FAIL:
                 yield r.ids
-
-
-def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], split: Split[int],
-             keep_passing: bool, stop: Stop | None = None,
-             narrow: Narrow[int] | None = None) -> frozenset[int]:
-    """dd+ as the search runs it: with *keep passing*, the complements only, and
-    inside the failing part the oracle knows of a configuration (``narrow``)."""
-    return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
-                   complements_only=keep_passing, narrow=narrow)
-
-
-def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
-                   applied: frozenset[int], split: Split[int], stop: Stop | None,
-                   keep_passing: bool) -> frozenset[int]:
-    """dd+ over ``changes`` with ``applied`` always applied.
-
-    With several workers the oracle looks ahead: before each question, and
-    whenever a guess is answered meanwhile, it starts the configurations dd+
-    (and then :func:`standalone`, with the answer) is likeliest to ask next on
-    idle workers (:mod:`wynot.lookahead`). dd+ still asks and decides one configuration at
-    a time, so its answer and its questions do not depend on the workers.
-    """
-    def ask(config: frozenset[int]) -> Outcome:
-        return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
-
-    def narrow(config: frozenset[int]) -> frozenset[int]:
-        return oracle.failing_part(joined(config, applied)) - applied
-
-    answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
-
-    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        found = _dd_plus(changes, answer, split, keep_passing, narrow=narrow)
-        answers.add(found)
-        return answer(found)  # :func:`standalone` tests it with ``applied`` (when closed)
-
-    def predict(config: frozenset[int]) -> Outcome | None:
-        if oracle.failed_inside(applied | config) is not None:
-            return Outcome.FAIL
-        if not oracle.deps.is_closed(applied | config):
-            return Outcome.UNRESOLVED
-        return tester.peek(applied | config)  # a guess already answered
-
-    def announce(configs: Sequence[frozenset[int]]) -> None:
-        # a likely answer is also run a second time, for the verification, and
-        # without each of its changes (when it has few), for the labels, right after it
-        likely = [applied | config for config in configs if config in answers]
-        tester.speculate([run for config in configs for run in [applied | config] + (
-            [applied | config - {c} for c in sorted(config)]
-            if config in answers and len(applied | config) <= LABELS_AHEAD else [])],
-            again=likely)
-
-    if tester.executor.workers < 2:
-        return _dd_plus(changes, ask, split, keep_passing, stop, narrow)
-    split = remembered(split)  # the replays split the same runs again and again
-    def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
-        closed = oracle.deps.is_closed(applied | config)
-        return (tester.answered(applied | config) or (not closed and oracle.resolver is None)
-                or oracle.failed_inside(applied | config) is not None)
-
-    test = Lookahead(search, ask, announce, tester.executor.workers, predict,
-                     tester.guesses(changes), ready)
-    tester.replan = lambda: announce(test.plan())
-    try:
-        found = _dd_plus(changes, test, split, keep_passing, stop, narrow)
-        test.settle()  # the answer alone, its labels and its second run: ahead
-        return found
-    finally:
-        tester.replan = None
-
-
-def first_questions(tester: Tester, deps: Dependencies, changes: list[int], split: Split[int],
-                    keep_passing: bool) -> list[frozenset[int]]:
-    """The configurations dd+ over ``changes`` is likeliest to ask first, for idle
-    workers while the premise runs (none with one worker): guessed by the
-    tester's odds (:meth:`~wynot.tester.Tester.guesses`) when BAD's output is
-    in already (its suspicion), else PASS and FAIL alike."""
-    workers = tester.executor.workers
-    if workers < 2 or len(changes) < 2:
-        return []
-
-    def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        return _dd_plus(changes, answer, split, keep_passing)
-
-    return plan_ahead(search, {}, 2 * workers, predict=lambda config: None if deps.is_closed(
-        config) else Outcome.UNRESOLVED,
-        guesses=tester.guesses(changes) if tester.suspicion else None)
 
 
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
