@@ -28,7 +28,7 @@ from wynot.executor import Cancelled, Execution
 from wynot.oracle import SearchOracle
 from wynot.pool import LocalHandle, LocalPool
 from wynot.runner import Commands, Reason
-from wynot.search import search_dd_plus
+from wynot.search import FailingParts, search_dd_plus
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 
@@ -222,3 +222,22 @@ def test_a_guess_that_timed_out_is_run_again_when_asked(tmp_path: Path) -> None:
         log.close()
     assert found.outcome is FAIL and found.reason != Reason.TIMED_OUT.value
     assert executor.ran == [config, config]
+
+
+def test_a_replay_goes_into_the_part_the_search_went_into() -> None:
+    """The search went from 0-7 into the part {1, 2, 3, 4}; a failure found since
+    ({2}) lies inside 0-7 too. A replay of the search goes where the search went
+    from 0-7, and into today's part only from a configuration the search has
+    not asked about."""
+    failed = [frozenset({1, 2, 3, 4})]
+
+    def part_now(config: frozenset[int]) -> frozenset[int]:
+        return min((f for f in failed if f <= config), key=len, default=config)
+
+    parts = FailingParts(part_now)
+    assert parts(frozenset(range(8))) == {1, 2, 3, 4}
+    failed.append(frozenset({2}))
+    assert parts.ahead(frozenset(range(8))) == {1, 2, 3, 4}
+    assert parts(frozenset(range(8))) == {1, 2, 3, 4}
+    assert parts.ahead(frozenset({2, 3, 5})) == {2}
+    assert frozenset({2, 3, 5}) not in parts.taken  # a replay's question is not kept

@@ -12,6 +12,7 @@ first, for the workers idle while the premise runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from wynot.analysis.depends import Dependencies
 from wynot.dd import Narrow, Split, dd_plus
@@ -34,6 +35,33 @@ def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], spli
                    complements_only=keep_passing, narrow=narrow)
 
 
+@dataclass
+class FailingParts:
+    """The failing part dd+ went into after each FAIL, as the oracle knew it then
+    (``part_now``: the oracle's failing part of a configuration, today).
+
+    Called by the search, it asks ``part_now`` and keeps the answer; a replay
+    of the lookahead asks :meth:`ahead`, which gives the part the search went
+    into where the search asked. Asked later, the oracle would give the part
+    of a failure found since, and the replay would plan questions the search
+    never asks (syn200 at -j 8, medians of six: 5.1 s with the parts kept,
+    6.8 s without; docs/performance.md)."""
+
+    part_now: Callable[[frozenset[int]], frozenset[int]]
+    taken: dict[frozenset[int], frozenset[int]] = field(default_factory=dict)
+
+    def __call__(self, config: frozenset[int]) -> frozenset[int]:
+        part = self.taken.get(config)
+        if part is None:
+            part = self.taken[config] = self.part_now(config)
+        return part
+
+    def ahead(self, config: frozenset[int]) -> frozenset[int]:
+        """Where the search went from ``config``, else where it would go now."""
+        part = self.taken.get(config)
+        return part if part is not None else self.part_now(config)
+
+
 def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                    applied: frozenset[int], split: Split[int], stop: Stop | None,
                    keep_passing: bool) -> frozenset[int]:
@@ -48,22 +76,8 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     def ask(config: frozenset[int]) -> Outcome:
         return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
-    # The failing part dd+ went into after each FAIL, as the oracle knew it then.
-    # A replay goes where the search went: asked later, the oracle would give
-    # the part of a failure found since, and the replay would plan questions
-    # the search does not ask (syn200 at -j 8, medians of six: 5.1 s with the
-    # parts kept, 6.8 s without; docs/performance.md).
-    narrowed: dict[frozenset[int], frozenset[int]] = {}
-
-    def narrow(config: frozenset[int]) -> frozenset[int]:
-        part = narrowed.get(config)
-        if part is None:
-            part = narrowed[config] = oracle.failing_part(joined(config, applied)) - applied
-        return part
-
-    def narrow_ahead(config: frozenset[int]) -> frozenset[int]:
-        part = narrowed.get(config)  # where the search went, else where it would go now
-        return part if part is not None else oracle.failing_part(joined(config, applied)) - applied
+    narrow = FailingParts(lambda config: oracle.failing_part(joined(config, applied)) - applied)
+    narrow_ahead = narrow.ahead
 
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
