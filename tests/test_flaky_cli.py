@@ -136,16 +136,7 @@ def test_flaky_failures_overruled_by_a_pass_are_not_searched_again(
     # stands, and none may be taken for a smaller failing configuration (GOOD's
     # empty one made the context search crash on "dd_plus needs at least one change").
     repo = make_repo()
-    lines = b"".join(b"l %d\n" % n for n in range(40))
-    good = {f"f{i}.txt": lines for i in range(8)}
-    good["check.py"] = SCRIPTED
-    repo.commit(good, "good")
-    repo.git("tag", "good")
-    bad = {k: v.replace(b"l 5\n", b"l 5 c\n") for k, v in good.items()}
-    bad["check.py"] = SCRIPTED
-    bad["f5.txt"] = bad["f5.txt"].replace(b"l 30\n", b"l 30 BUG\n")
-    repo.commit(bad, "bad")
-    repo.git("tag", "bad")
+    _one_commit_repo(repo)
     done = run_wynot("good", "bad", "--json", "--no-cache", "-q", "--flaky", "on", "--",
                      "python3", "check.py", cwd=repo.path,
                      env={"FLAKE_STATE": str(tmp_path / "runs"),

@@ -38,10 +38,9 @@ from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
 from wynot.removals import Blame, Evidence, probe, unbuilt
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
-from wynot.search import search_dd_plus
+from wynot.search import Stop, search_dd_plus
 from wynot.tester import Tester
 
-Stop = Callable[[], bool]
 # ``shown(output, applied)``: (user, needed) pairs, an error on the applied change
 # ``user`` whose one repair is ``needed`` (:meth:`SearchOracle.needs_shown`).
 Shown = Callable[[str, frozenset[int]], frozenset[tuple[int, int]]]

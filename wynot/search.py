@@ -77,12 +77,11 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
         return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
     narrow = FailingParts(lambda config: oracle.failing_part(joined(config, applied)) - applied)
-    narrow_ahead = narrow.ahead
 
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        found = _dd_plus(changes, answer, split, keep_passing, narrow=narrow_ahead)
+        found = _dd_plus(changes, answer, split, keep_passing, narrow=narrow.ahead)
         answers.add(found)
         return answer(found)  # wynot.label.standalone tests it with ``applied`` (when closed)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 # Languages whose blocks are delimited by braces (tree-sitter's names).
@@ -44,7 +44,7 @@ _KINDS = {
 
 Lines = Mapping[int, int]  # line number (1-based) -> opened less closed on it
 # A hunk for pairing: its id, the lines it removes (GOOD's side) and adds (BAD's).
-Hunk = tuple[int, Iterable[int], Iterable[int]]
+Hunk = tuple[int, Collection[int], Collection[int]]
 
 
 def kinds_of(language: str) -> tuple[str, ...]:
