@@ -37,7 +37,10 @@ The cases (``--cases``, default all, in this order):
   change is a new source file with the function that calls it),
   ``md4c_table_short_underline`` (C, a fourth project: a Markdown parser
   whose inline-mark chains became stacks in the same releases; the fix
-  reads a limit that another hunk defines);
+  reads a limit that another hunk defines), ``zlib_raw_deflate_end`` (C, a
+  fifth project: zlib, whose CRC-32 code was rewritten and whose deflate
+  state's buffers were replaced in the same releases; the fix is two hunks of
+  one commit);
   ``pygments_ada_lexer_moved`` (Python again, from ``benchmarks/real``:
   Pygments, whose lexers are found through a table of module-name strings
   that ``pygments.lexers`` imports with ``__import__``; a lexer moved to a
@@ -86,7 +89,7 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "semver_prerelease_and_group", "pathtoregexp_match_array",
            "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
            "toml_float_exponent", "mojo_json_exception_stash", "jansson_real_dtoa_shortest",
-           "md4c_table_short_underline"]
+           "md4c_table_short_underline", "zlib_raw_deflate_end"]
 # held out too, built by benchmarks/real: a Python package whose modules reach each other
 # by name at run time (a table of module-name strings resolved with __import__)
 PYTHON_HELDOUT = ["pygments_ada_lexer_moved"]
