@@ -570,3 +570,74 @@ def test_dd_plus_inside_failing_parts_finds_exactly_the_cause(case) -> None:
     if not cause & tangle:
         assert found == cause
     asked.assert_no_repeats(changes)
+
+
+# --- suspects probed where a step decides nothing (probe) --------------------------
+
+
+def tangled(cause: frozenset[int], tangle: frozenset[int]) -> Callable[[frozenset[int]], Outcome]:
+    """Monotone on ``cause``; a configuration that holds part of ``tangle`` does
+    not build (UNRESOLVED)."""
+    def outcome(c: frozenset[int]) -> Outcome:
+        if 0 < len(c & tangle) < len(tangle):
+            return UNRESOLVED
+        return FAIL if cause <= c else PASS
+    return outcome
+
+
+def suspects_probe(suspects: Sequence[int]) -> dd_module.Probe[int]:
+    """Asks each suspect of ``c`` alone with ``r``, through dd+'s test; the first
+    that FAILS is the part to search."""
+    def probe(r: frozenset[int], c: frozenset[int],
+              test: Callable[[frozenset[int]], Outcome]) -> frozenset[int] | None:
+        for x in suspects:
+            if x in c and test(r | {x}) is FAIL:
+                return frozenset({x})
+        return None
+    return probe
+
+
+def test_a_step_that_decides_nothing_asks_the_suspects() -> None:
+    # The tangle spans both halves and every quarter: nothing builds but
+    # configurations without it or with all of it. The halves decide nothing;
+    # the probe asks 5 (UNRESOLVED, in the tangle), then 21, which FAILS: the
+    # search goes there, with no finer split of the whole.
+    changes, cause = list(range(32)), frozenset({21})
+    tangle = frozenset(range(0, 16)) | frozenset(range(24, 32))
+    plain, probed = CountingOracle(tangled(cause, tangle)), CountingOracle(tangled(cause, tangle))
+    events: list[Event[int]] = []
+    assert dd_plus(changes, plain) == cause
+    assert dd_plus(changes, probed, probe=suspects_probe([5, 21]),
+                   observe=events.append) == cause
+    suspected = [e for e in events if isinstance(e, Decided) and e.case is Case.SUSPECTS]
+    assert [e.c for e in suspected] == [cause]
+    assert probed.asked[2:] == [frozenset({5}), cause]  # after the two halves
+    assert len(probed.asked) < len(plain.asked)
+    probed.assert_no_repeats(changes)
+
+
+def test_a_probe_that_finds_nothing_leaves_the_search_as_it_was() -> None:
+    changes, cause = list(range(32)), frozenset({21})
+    tangle = frozenset(range(0, 16)) | frozenset(range(24, 32))
+    plain, probed = CountingOracle(tangled(cause, tangle)), CountingOracle(tangled(cause, tangle))
+    assert dd_plus(changes, probed, probe=lambda r, c, test: None) == dd_plus(changes, plain)
+    assert probed.asked == plain.asked
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 40).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.integers(0, n - 1), min_size=1, max_size=3),
+    st.integers(0, n - 1), st.integers(1, n),
+    st.lists(st.integers(0, n - 1), max_size=6))))
+def test_dd_plus_with_probed_suspects_finds_a_failing_answer(case) -> None:
+    # Whatever the suspects, no configuration is asked twice, and a cause
+    # outside the tangle is found exactly when it is one change (a cause of
+    # several may be split by what passes, as in Algorithm 2).
+    n, cause, start, size, suspects = case
+    changes, cause = list(range(n)), frozenset(cause)
+    tangle = frozenset(range(start, min(n, start + size)))
+    asked = CountingOracle(tangled(cause, tangle))
+    found = dd_plus(changes, asked, probe=suspects_probe(suspects))
+    if len(cause) == 1 and not cause & tangle:
+        assert found == cause
+    asked.assert_no_repeats(changes)

@@ -46,6 +46,7 @@ class Case(enum.Enum):
     FOUND = "found"                  # |c| = 1: a failure-inducing change
     FOUND_IN = "found in c_i"        # a subset fails: continue inside it
     INSIDE_PART = "inside a failing part"  # dd+: the oracle knows a failing part: go there
+    SUSPECTS = "suspects"            # dd+: nothing decided; a probe of suspects FAILED: go there
     INTERFERENCE = "interference"    # c_i and its complement both pass: search both
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
     TRY_AGAIN = "try again"          # nothing decided: more, smaller subsets
@@ -82,6 +83,9 @@ Event = Tested[T] | Decided[T]
 Split = Callable[[Sequence[T], int], Sequence[Sequence[T]]]
 Oracle = Callable[[frozenset[T]], Outcome]
 Narrow = Callable[[frozenset[T]], frozenset[T]]
+# ``probe(r, c, test)``: changes of ``c`` that FAIL with ``r``, found by questions the
+# caller chooses (the changes the failure points at) and asks through ``test``, or None.
+Probe = Callable[[frozenset[T], frozenset[T], Oracle[T]], frozenset[T] | None]
 
 
 class SearchStopped(Exception, Generic[T]):
@@ -127,6 +131,7 @@ class _Search(Generic[T]):
         keep_passing: bool = False,
         complements_only: bool = False,
         narrow: Narrow[T] | None = None,
+        probe: Probe[T] | None = None,
     ) -> None:
         self.order = {change: i for i, change in enumerate(changes)}
         if len(self.order) != len(changes):
@@ -151,6 +156,7 @@ class _Search(Generic[T]):
         self.keep_passing = keep_passing  # dd+ only: take the *keep passing* shortcut
         self.complements_only = complements_only  # dd+ only: the *complements only* one
         self._narrow = narrow  # dd+ only: a failing part of a configuration that FAILED
+        self._probe = probe  # dd+ only: a failing part found by the caller's questions
         self.resolved_subset = False  # a subset asked by dd_3 came back PASS or FAIL
         self.kept = 0  # how often it was taken
 
@@ -208,6 +214,17 @@ class _Search(Generic[T]):
             return frozenset(inside)
         return None
 
+    def probed(self, c: Sequence[T], r: frozenset[T]) -> frozenset[T] | None:
+        """The changes of ``c`` that the caller's probe found FAILING with ``r``,
+        when they are fewer than ``c``; else None."""
+        if self._probe is None:
+            return None
+        found = self._probe(r, frozenset(c), self.test)
+        if found is None:
+            return None
+        inside = found.intersection(c)
+        return frozenset(inside) if inside and len(inside) < len(c) else None
+
     def split(self, c: Sequence[T], n: int) -> list[tuple[T, ...]]:
         parts = [tuple(p) for p in self._split(c, n)]
         if sum(len(p) for p in parts) != len(c) or set().union(*parts) != set(c):
@@ -235,6 +252,7 @@ def dd_plus(
     keep_passing: bool = False,
     complements_only: bool = False,
     narrow: Narrow[T] | None = None,
+    probe: Probe[T] | None = None,
 ) -> frozenset[T]:
     """Return the failure-inducing changes that dd+ finds in ``changes``.
 
@@ -292,11 +310,21 @@ def dd_plus(
     a time. The invariant holds as long as a configuration that holds the
     part is not PASS, which is what an oracle that answers from inside
     assumes (monotony, as dd+ does throughout).
+
+    ``probe``, when given, is asked after a step that decided nothing (every
+    subset and complement it asked UNRESOLVED, none left out), before the
+    next, finer step. It asks questions of its own choosing through the
+    test it is given, dd+'s own (so no configuration is asked twice, and each
+    counts; wynot's search asks the changes the failure's output points at,
+    each alone), and returns changes of ``c`` that FAIL with ``r``, or None.
+    dd+ then goes on inside them (case *suspects*, a new ``dd_3`` with ``r``
+    applied): the invariant holds, since they FAIL with ``r``. Its questions
+    are what it costs when it finds nothing.
     """
     if len(changes) == 0:
         raise ValueError("dd_plus needs at least one change")
     search = _Search(changes, test, split, observe, stop, keep_passing, complements_only,
-                     narrow)
+                     narrow, probe)
     result = _dd3(search, tuple(changes), frozenset(), 2)
     if standalone and (search.unresolved or search.kept):
         result = _add_context(search, changes, result)
@@ -376,6 +404,12 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
             search.decide(Case.INSIDE_PART, c_prime, r_prime, n)
             c, r, n, hopeless = search.ordered(c_prime), r_prime, 2, 0
             continue
+        if not passed and len(c_prime) == len(c):  # nothing decided
+            probed = search.probed(c, r)
+            if probed is not None:
+                search.decide(Case.SUSPECTS, probed, r, n)
+                c, n, hopeless = search.ordered(probed), 2, 0
+                continue
         if n < len(c) and c_prime:
             if search.complements_only and not search.resolved_subset:
                 hopeless += 1

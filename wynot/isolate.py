@@ -14,7 +14,7 @@ import dataclasses
 import functools
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -265,7 +265,10 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
         # Keeping a passing half applied pays off when the order puts
         # definitions first (the half is closed under the known dependencies);
         # without derived dependencies it costs runs (docs/performance.md).
-        chosen, minimal = _search(tester, plan, oracle, stop, keep)
+        suspects = functools.cache(lambda: tester.suspicion or weights(
+            diff, bad_record.output_text(), good_record.output_text()))
+        chosen, minimal = _search(tester, plan, oracle, stop, keep,
+                                  (suspects, "the failure points at"))
         found = chosen
         ahead = OriginsAhead(repo, diff, [c for c in diff.changes if c.id in found])
         finishing.push(ahead.settle)  # an error waits for it: no git blame outlives us
@@ -390,8 +393,11 @@ def _budget(tester: Tester, max_tests: int | None, max_time: float | None = None
 
 
 def _search(tester: Tester, plan: Plan, oracle: SearchOracle,
-            stop: Callable[[], bool], keep_passing: bool) -> tuple[frozenset[int], bool]:
-    """Run dd+ in the plan's order. Returns (changes found, minimal).
+            stop: Callable[[], bool], keep_passing: bool,
+            suspects: tuple[Callable[[], Mapping[int, float]], str] | None = None
+            ) -> tuple[frozenset[int], bool]:
+    """Run dd+ in the plan's order, probing ``suspects`` where a step decides
+    nothing (:class:`wynot.search.Probes`). Returns (changes found, minimal).
 
     When the dependencies predict every smaller configuration UNRESOLVED, the
     changes are one edit and all of them are the answer; labelling then
@@ -403,7 +409,7 @@ def _search(tester: Tester, plan: Plan, oracle: SearchOracle,
         return everything, True
     try:
         found = search_dd_plus(tester, oracle, list(plan.order), frozenset(), plan.split, stop,
-                               keep_passing)
+                               keep_passing, suspects)
     except SearchStopped as stopped:
         tester.progress(f"budget of {tester.runs('search')} tests spent; best so far has "
                         f"{plural(len(stopped.best), 'change')}")

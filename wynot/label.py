@@ -16,6 +16,7 @@ run in parallel.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ from wynot.outcome import Outcome
 from wynot.removals import Blame, Evidence, probe, unbuilt
 from wynot.result import CACHED, CAUSE, CONTEXT, INSEPARABLE, RAN, TestRecord, plural
 from wynot.search import Stop, search_dd_plus
+from wynot.suspects import related
 from wynot.tester import Tester
 
 # ``shown(output, applied)``: (user, needed) pairs, an error on the applied change
@@ -134,8 +136,9 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
                         f"{'s' if len(chosen) == 1 else ''} context to fail; searching the "
                         f"{plural(len(rest), 'other')} of the smallest failing configuration "
                         f"that contains {'it' if len(chosen) == 1 else 'them'}")
+        alike = functools.partial(related, tester.diff, chosen, rest)
         chosen = chosen | search_dd_plus(tester, oracle, rest, chosen, plan.split, stop,
-                                         keep_passing)
+                                         keep_passing, (alike, "that share the most names"))
         searched = around
 
 

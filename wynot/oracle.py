@@ -190,6 +190,16 @@ class SearchOracle:
         there is none: where dd+ goes on after ``config`` FAILED (its ``narrow``)."""
         return min((ids for ids in self.failed if ids <= config), key=len, default=config)
 
+    def failed_for(self, config: frozenset[int]) -> frozenset[int]:
+        """The configuration whose run answered FAIL for ``config``: the smallest
+        failed one inside it (an earlier run that answers for it), else the
+        smallest that holds it (its own run, or its repaired one); ``config``
+        itself when none is known."""
+        inside = [ids for ids in self.failed if ids <= config]
+        if inside:
+            return min(inside, key=len)
+        return min((ids for ids in self.failed if config <= ids), key=len, default=config)
+
     def _failed(self, ids: frozenset[int]) -> None:
         if any(known <= ids for known in self.failed):
             return

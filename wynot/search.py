@@ -11,15 +11,17 @@ first, for the workers idle while the premise runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wynot.analysis.depends import Dependencies
-from wynot.dd import Narrow, Split, dd_plus
+from wynot.dd import Narrow, Probe, Split, dd_plus
 from wynot.lineage import joined
 from wynot.lookahead import Lookahead, plan_ahead, remembered
 from wynot.oracle import SearchOracle
 from wynot.outcome import Outcome
+from wynot.result import plural
 from wynot.tester import Tester
 
 Stop = Callable[[], bool]
@@ -28,11 +30,13 @@ LABELS_AHEAD = 8  # a likely answer of up to this many changes: its labels' runs
 
 def _dd_plus(changes: list[int], test: Callable[[frozenset[int]], Outcome], split: Split[int],
              keep_passing: bool, stop: Stop | None = None,
-             narrow: Narrow[int] | None = None) -> frozenset[int]:
-    """dd+ as the search runs it: with *keep passing*, the complements only, and
-    inside the failing part the oracle knows of a configuration (``narrow``)."""
+             narrow: Narrow[int] | None = None,
+             probe: Probe[int] | None = None) -> frozenset[int]:
+    """dd+ as the search runs it: with *keep passing*, the complements only,
+    inside the failing part the oracle knows of a configuration (``narrow``),
+    and with the suspects probed where a step decides nothing (``probe``)."""
     return dd_plus(changes, test, split=split, stop=stop, keep_passing=keep_passing,
-                   complements_only=keep_passing, narrow=narrow)
+                   complements_only=keep_passing, narrow=narrow, probe=probe)
 
 
 @dataclass
@@ -62,10 +66,79 @@ class FailingParts:
         return part if part is not None else self.part_now(config)
 
 
+@dataclass
+class Probes:
+    """The changes the evidence points at, asked together (with ``r``, ``applied``
+    and what they are known to need; dd+'s question, so the oracle repairs
+    it) the first time a step of dd+ decides nothing: where every subset and
+    complement was UNRESOLVED, the few changes the failure names, or that
+    share the most names with the answer whose context is searched, are the
+    likeliest small configuration that builds and FAILS. When it does, dd+
+    goes on inside the configuration that ran.
+
+    ``suspects()`` gives each change's weight (computed when first asked);
+    the :meth:`size` heaviest are asked. It is tried once in a search, and
+    costs that one question (and its repairs) when it finds nothing; a replay
+    of the lookahead is given what it found there (:meth:`ahead`) and
+    probes nothing itself. ``what`` names them in the progress line."""
+
+    tester: Tester
+    oracle: SearchOracle
+    applied: frozenset[int]
+    suspects: Callable[[], Mapping[int, float]]
+    total: int  # the changes searched
+    what: str
+    taken: dict[tuple[frozenset[int], frozenset[int]], frozenset[int] | None] = field(
+        default_factory=dict)
+
+    def size(self) -> int:
+        """How many suspects are asked: the depth of a binary search over all."""
+        return max(1, math.ceil(math.log2(max(2, self.total))))
+
+    def __call__(self, r: frozenset[int], c: frozenset[int],
+                 ask: Callable[[frozenset[int]], Outcome]) -> frozenset[int] | None:
+        if self.taken:
+            return self.taken.get((r, c))
+        self.taken[(r, c)] = None  # once, even if the budget stops it
+        self.taken[(r, c)] = found = self._probe(r, c, ask)
+        return found
+
+    def ahead(self, r: frozenset[int], c: frozenset[int],
+              ask: Callable[[frozenset[int]], Outcome]) -> frozenset[int] | None:
+        """What probing found at ``(r, c)``, if the search probed there."""
+        return self.taken.get((r, c))
+
+    def _probe(self, r: frozenset[int], c: frozenset[int],
+               ask: Callable[[frozenset[int]], Outcome]) -> frozenset[int] | None:
+        weight = self.suspects()
+        ranked = sorted((x for x in c if weight.get(x, 0.0) > 0.0),
+                        key=lambda x: (-weight[x], x))[:self.size()]
+        base = self.applied | r
+        config = self.oracle.deps.closure(base | frozenset(ranked))
+        asked = config - self.applied
+        if not ranked or not asked - r <= c or len(asked - r) >= len(c):
+            return None
+        self.tester.progress(f"nothing decided at this split: asking the "
+                             f"{plural(len(ranked), 'change')} {self.what} together")
+        if ask(asked) is not Outcome.FAIL:
+            return None
+        failed = self.oracle.failed_for(config)
+        inside = failed - base
+        if not failed >= base or not inside <= c:
+            return None
+        self.tester.progress(f"they fail: searching the {plural(len(inside), 'change')} "
+                             "of the configuration that ran")
+        return inside
+
+
 def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                    applied: frozenset[int], split: Split[int], stop: Stop | None,
-                   keep_passing: bool) -> frozenset[int]:
-    """dd+ over ``changes`` with ``applied`` always applied.
+                   keep_passing: bool,
+                   suspects: tuple[Callable[[], Mapping[int, float]], str] | None = None
+                   ) -> frozenset[int]:
+    """dd+ over ``changes`` with ``applied`` always applied; with ``suspects``
+    (the changes' weights, and what they are in words), the heaviest are
+    asked together the first time a step decides nothing (:class:`Probes`).
 
     With several workers the oracle looks ahead: before each question, and
     whenever a guess is answered meanwhile, it starts the configurations dd+
@@ -77,11 +150,14 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
         return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
     narrow = FailingParts(lambda config: oracle.failing_part(joined(config, applied)) - applied)
+    probes = (Probes(tester, oracle, applied, suspects[0], len(changes), suspects[1])
+              if suspects is not None else None)
 
     answers: set[frozenset[int]] = set()  # dd+'s answers reached by the replays
 
     def search(answer: Callable[[frozenset[int]], Outcome]) -> object:
-        found = _dd_plus(changes, answer, split, keep_passing, narrow=narrow.ahead)
+        found = _dd_plus(changes, answer, split, keep_passing, narrow=narrow.ahead,
+                         probe=probes.ahead if probes is not None else None)
         answers.add(found)
         return answer(found)  # wynot.label.standalone tests it with ``applied`` (when closed)
 
@@ -102,7 +178,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
             again=likely)
 
     if tester.executor.workers < 2:
-        return _dd_plus(changes, ask, split, keep_passing, stop, narrow)
+        return _dd_plus(changes, ask, split, keep_passing, stop, narrow, probes)
     split = remembered(split)  # the replays split the same runs again and again
     def ready(config: frozenset[int]) -> bool:  # answered at once: no plan before it
         closed = oracle.deps.is_closed(applied | config)
@@ -113,7 +189,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
                      tester.guesses(changes), ready)
     tester.replan = lambda: announce(test.plan())
     try:
-        found = _dd_plus(changes, test, split, keep_passing, stop, narrow)
+        found = _dd_plus(changes, test, split, keep_passing, stop, narrow, probes)
         test.settle()  # the answer alone, its labels and its second run: ahead
         return found
     finally:

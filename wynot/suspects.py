@@ -19,9 +19,13 @@ each change of the diff by that evidence:
   falls on a line a change brought adds :data:`PLACE_BONUS` times the
   rarest word's score.
 
-The scores only order the speculative runs of ``-j N``
-(:class:`wynot.lookahead.Guesses`, through :func:`weights`): nothing is decided
-by them, and a wrong suspicion costs a worker's time, never an answer.
+The scores order the speculative runs of ``-j N``
+(:class:`wynot.lookahead.Guesses`, through :func:`weights`), and choose the
+changes the search asks together where a step of dd+ decides nothing
+(:class:`wynot.search.Probes`); :func:`related` scores the context an
+answer may need by the words it shares with it. Nothing is decided by a
+score: a configuration they choose is run like any other, and a wrong
+suspicion costs a run, never an answer.
 """
 
 from __future__ import annotations
@@ -115,12 +119,8 @@ def suspicion(diff: Diff, bad_output: str, good_output: str = "",
     if not diff.changes:
         return {}
     every = (known if known is not None else vocabulary(diff)) if wanted else {}
-    matched = {cid: found & wanted for cid, found in every.items()}
-    frequency = Counter(word for found in matched.values() for word in found)
+    scores = _scores(every, wanted, len(diff.changes))
     total = len(diff.changes)
-    scores = {cid: sum(math.log((total + 1) / frequency[w]) for w in found)
-              / math.sqrt(len(every[cid]) / LENGTH)
-              for cid, found in matched.items() if found}
     applied = frozenset(c.id for c in diff.changes)
     bonus = PLACE_BONUS * math.log(total + 1)
     for path, line in dict.fromkeys(places(fresh)):
@@ -128,6 +128,28 @@ def suspicion(diff: Diff, bad_output: str, good_output: str = "",
         if where is not None and where.change is not None and where.applied:
             scores[where.change] = scores.get(where.change, 0.0) + bonus
     return scores
+
+
+def _scores(every: Mapping[int, set[str]], wanted: set[str], total: int) -> dict[int, float]:
+    """Each change's score for the ``wanted`` words it has, by their rarity among
+    the changes (``log(N / df)``), over the square root of its own length."""
+    matched = {cid: found & wanted for cid, found in every.items()}
+    frequency = Counter(word for found in matched.values() for word in found)
+    return {cid: sum(math.log((total + 1) / frequency[w]) for w in found)
+            / math.sqrt(len(every[cid]) / LENGTH)
+            for cid, found in matched.items() if found}
+
+
+def related(diff: Diff, answer: Iterable[int], among: Iterable[int]) -> dict[int, float]:
+    """Each change of ``among`` scored by the words it shares with the changes of
+    ``answer`` (rare ones count most, as in :func:`suspicion`): the context an
+    answer needs most likely shares its names (the state it reads, the macro
+    it uses, the function that calls it), its file and its function."""
+    wanted = set().union(*(change_words(diff.changes[cid]) for cid in answer))
+    every = {cid: change_words(diff.changes[cid]) for cid in among}
+    document = {cid for cid in every if documentation(diff.changes[cid].path)}
+    return {cid: score * (DOC_WEIGHT if cid in document else 1.0)
+            for cid, score in _scores(every, wanted, len(every)).items()}
 
 
 DOCUMENTATION = (".md", ".rst", ".txt", ".adoc", ".html")
