@@ -315,8 +315,8 @@ def dd_plus(
     subset and complement it asked UNRESOLVED, none left out), before the
     next, finer step. It asks questions of its own choosing through the
     test it is given, dd+'s own (so no configuration is asked twice, and each
-    counts; wynot's search asks the changes the failure's output points at,
-    each alone), and returns changes of ``c`` that FAIL with ``r``, or None.
+    counts; wynot's search asks the few changes the evidence points at,
+    together), and returns changes of ``c`` that FAIL with ``r``, or None.
     dd+ then goes on inside them (case *suspects*, a new ``dd_3`` with ``r``
     applied): the invariant holds, since they FAIL with ``r``. Its questions
     are what it costs when it finds nothing.
