@@ -4,8 +4,10 @@ that only derived dependencies rule out is predicted."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import pytest
 from tester_helpers import import_check, run_tester
 
 from wynot.analysis.declarations import hunk_declarations
@@ -19,6 +21,7 @@ from wynot.oracle import (
     MAX_KNOWN_REPAIR,
     MAX_RESOLUTION_ROUNDS,
     MAX_VAIN_SHRINKS,
+    Repaired,
     SearchOracle,
 )
 from wynot.outcome import Outcome
@@ -370,3 +373,35 @@ def test_the_search_goes_on_inside_a_part_that_failed(make_repo, tmp_path,
     assert part in inside  # the first question's part, which FAILED
     assert not any(ids["app/u.py"] in r for r in inside[inside.index(part) + 1:])
     assert len(inside) < len(around)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_repairs_that_built_are_made_whether_or_not_a_guess_ran(
+        make_repo, tmp_path: Path, workers: int) -> None:
+    """A configuration broken as one whose repairs built is run with those repairs
+    at once, also when a speculative run of it (a guess of -j N) has finished
+    meanwhile: whether the repairs are made must not depend on the workers."""
+    repo = make_repo("guessed")
+    check = import_check("from app import a, b", "a.V == b.V == 2")
+    files = {"run_test.py": check, "app/__init__.py": b""}
+    good = repo.commit({**files, "app/a.py": b"V = 1\n", "app/b.py": b"V = 1\n",
+                        "app/c.py": b"W = 1\n"})
+    bad = repo.commit({**files, "app/a.py": b"from app.c import NEW\nV = 2\n",
+                       "app/b.py": b"V = 2\n", "app/c.py": b"W = 1\nNEW = 1\n"})
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    a, b, c = ids["app/a.py"], ids["app/b.py"], ids["app/c.py"]
+    with run_tester(repo, good, diff, tmp_path, workers) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), None)
+        # a loop from {a} built once c was added; {a, b} lacks c alike
+        oracle.repaired.append(Repaired(frozenset({a}), frozenset({a, c}), frozenset({c})))
+        asked = frozenset({a, b})
+        if workers > 1:
+            tester.speculate([asked])
+            deadline = time.monotonic() + 60
+            while tester.peek(asked) is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert tester.peek(asked) is Outcome.UNRESOLVED  # the guess has finished
+        assert oracle(asked) is Outcome.FAIL  # run with c, as the repairs that built say
+        assert [r.ids for r in records] == [{a, b, c}]
+        tester.finish()

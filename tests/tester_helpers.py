@@ -31,15 +31,15 @@ sys.exit(1 if %s else 0)
 
 
 @contextmanager
-def run_tester(repo: GitRepo, good: str, diff: Diff,
-               tmp_path: Path) -> Iterator[tuple[testers.Tester, list[TestRecord]]]:
-    """A Tester that runs ``python3 run_test.py`` in a scratch worktree of GOOD,
-    and the list its records go to."""
+def run_tester(repo: GitRepo, good: str, diff: Diff, tmp_path: Path,
+               workers: int = 1) -> Iterator[tuple[testers.Tester, list[TestRecord]]]:
+    """A Tester that runs ``python3 run_test.py`` in scratch worktrees of GOOD
+    (``workers`` of them), and the list its records go to."""
     records: list[TestRecord] = []
     log = RunLog(tmp_path / "runs")
     commands = Commands(test=(sys.executable, "run_test.py"))
     try:
-        with LocalPool(repo.path, commands, 1) as executor:
+        with LocalPool(repo.path, commands, workers) as executor:
             executor.begin(good, diff)
             yield testers.Tester(diff, executor, commands, None, "key", log, lambda _: None,
                                  records), records

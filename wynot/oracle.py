@@ -305,10 +305,12 @@ class SearchOracle:
         that would add more than a repair round may (:data:`MAX_REPAIR_GROWTH`,
         or as many as the configuration holds)."""
         fitting = [m for m in self.repaired if m.fits(config)]
-        # Its own record is free when answered at once: no guess needed. Asked
-        # last: the lookup digests the whole configuration, a cost every test
-        # of a large diff would pay (docs/performance.md).
-        if not fitting or self.tester.answered(config):
+        # Its own record is free when known: no guess needed. Not a speculative
+        # run that happens to have finished: whether the repairs are made must
+        # not depend on the workers (the held-out zlib case went another way
+        # with -j 4). Asked last: the lookup digests the whole configuration, a
+        # cost every test of a large diff would pay (docs/performance.md).
+        if not fitting or self.tester.known(config):
             return None
         memory = min(reversed(fitting), key=lambda m: len(config ^ m.start))
         enlarged = self.deps.closure(config | memory.added)

@@ -298,6 +298,12 @@ class Tester:
         pending = self._pending.get(key)
         return self._known(key) or (pending is not None and pending[0].done())
 
+    def known(self, ids: frozenset[int]) -> bool:
+        """Whether ``ids`` ran earlier in this search or the cache knows it: what
+        :meth:`answered` says without the speculative runs, so that a decision
+        taken on it is the same for every number of workers."""
+        return self._known(("", ids))
+
     def _known(self, key: _Key) -> bool:
         sha, ids = key
         if sha == AGAIN:
