@@ -23,6 +23,10 @@ commit; the multisection's rounds and tests for each width, averaged over
 every position of the first bad commit (the pure function), beside
 ``git bisect run`` on the real repository for a few positions.
 
+Run it with ``PYTHONDONTWRITEBYTECODE`` unset, as an installed wynot runs: with
+it set every wynot (and every Python test) compiles its modules at each start,
+about 0.3 s of a 0.6 s start-up (docs/performance.md).
+
 ``timeline``: one run of REPO as ``hunks`` makes it, with progress: each
 line wynot prints (a worker starting a run, an answer used, the analysis'
 stages) after the seconds since the start, then the exit.

@@ -32,6 +32,10 @@ blobs would flatter any reuse of a file's reading) and measures, in the same run
                  to the start of its first real test (everything before the final
                  verification is answered from the cache), and its total time
 
+Run it with ``PYTHONDONTWRITEBYTECODE`` unset, as an installed wynot runs: with
+it set every wynot (and every Python test) compiles its modules at each start,
+about 0.3 s of a 0.6 s start-up (docs/performance.md).
+
 The test command is trivial, so that nothing but wynot costs time: a bash
 script that notes ``$EPOCHREALTIME`` when it starts and ends, and fails when
 the cause hunk's most distinctive added line is in its file (``grep -F``). The
