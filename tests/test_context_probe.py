@@ -79,3 +79,29 @@ def test_the_changes_most_like_the_answer_are_asked_together(make_repo,
     assert settings in asked[1] and asked[1] < frozenset(ids.values())  # the probe FAILS
     assert asked[-1] == {core, settings}
     assert len(asked) <= 4
+
+
+def test_the_heaviest_alone_when_they_do_not_build_together(make_repo,
+                                                            tmp_path: Path) -> None:
+    """The same diff, the pairs' needs unknown: the context search's halves run
+    and do not build (each splits pairs), and the changes most like the answer,
+    asked together, split pairs too (UNRESOLVED). The heaviest of them,
+    settings.py, is then asked alone: it FAILS with the answer."""
+    repo, good, bad = mode_repo(make_repo)
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    core, settings = ids["app/core.py"], ids["app/settings.py"]
+    plan = make_plan(diff, ("none",), {}, Dependencies())
+    said: list[object] = []
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        tester.progress = said.append
+        assert tester.run(frozenset(ids.values()), "premise").outcome is Outcome.FAIL
+        oracle = SearchOracle(tester, Dependencies(), None)
+        found = standalone(tester, plan, oracle, frozenset({core}), lambda: False, False)
+    assert found == {core, settings}
+    lines = [line for line in said if isinstance(line, str)]
+    assert any("asking the first alone" in line for line in lines)
+    asked = [(r.ids, r.outcome) for r in records if r.ran and r.phase == "search"]
+    alone = asked.index((frozenset({core, settings}), Outcome.FAIL))
+    assert asked[alone - 1][1] is Outcome.UNRESOLVED  # the suspects together
+    assert settings in asked[alone - 1][0] and len(asked[alone - 1][0]) > 2

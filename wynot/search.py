@@ -73,12 +73,15 @@ class Probes:
     it) the first time a step of dd+ decides nothing: where every subset and
     complement was UNRESOLVED, the few changes the failure names, or that
     share the most names with the answer whose context is searched, are the
-    likeliest small configuration that builds and FAILS. When it does, dd+
-    goes on inside the configuration that ran.
+    likeliest small configuration that builds and FAILS. When they do not
+    build together (UNRESOLVED), the heaviest is asked alone, with what it is
+    known to need. When a question FAILS, dd+ goes on inside the
+    configuration that ran.
 
     ``suspects()`` gives each change's weight (computed when first asked);
     the :meth:`size` heaviest are asked. It is tried once in a search, and
-    costs that one question (and its repairs) when it finds nothing; a replay
+    costs those one or two questions (and their repairs) when it finds
+    nothing; a replay
     of the lookahead is given what it found there (:meth:`ahead`) and
     probes nothing itself. ``what`` names them in the progress line."""
 
@@ -120,7 +123,14 @@ class Probes:
             return None
         self.tester.progress(f"nothing decided at this split: asking the "
                              f"{plural(len(ranked), 'change')} {self.what} together")
-        if ask(asked) is not Outcome.FAIL:
+        outcome = ask(asked)
+        if outcome is Outcome.UNRESOLVED and len(ranked) > 1:  # they do not build together
+            config = self.oracle.deps.closure(base | {ranked[0]})
+            asked = config - self.applied
+            if asked - r <= c and len(asked - r) < len(c):
+                self.tester.progress("they do not build together: asking the first alone")
+                outcome = ask(asked)
+        if outcome is not Outcome.FAIL:
             return None
         failed = self.oracle.failed_for(config)
         inside = failed - base
