@@ -117,19 +117,17 @@ class Probes:
         ranked = sorted((x for x in c if weight.get(x, 0.0) > 0.0),
                         key=lambda x: (-weight[x], x))[:self.size()]
         base = self.applied | r
-        config = self.oracle.deps.closure(base | frozenset(ranked))
-        asked = config - self.applied
-        if not ranked or not asked - r <= c or len(asked - r) >= len(c):
+        config = self._question(base, ranked, c)
+        if config is None:
             return None
         self.tester.progress(f"nothing decided at this split: asking the "
                              f"{plural(len(ranked), 'change')} {self.what} together")
-        outcome = ask(asked)
+        outcome = ask(config - self.applied)
         if outcome is Outcome.UNRESOLVED and len(ranked) > 1:  # they do not build together
-            config = self.oracle.deps.closure(base | {ranked[0]})
-            asked = config - self.applied
-            if asked - r <= c and len(asked - r) < len(c):
+            alone = self._question(base, ranked[:1], c)
+            if alone is not None:
                 self.tester.progress("they do not build together: asking the first alone")
-                outcome = ask(asked)
+                config, outcome = alone, ask(alone - self.applied)
         if outcome is not Outcome.FAIL:
             return None
         failed = self.oracle.failed_for(config)
@@ -139,6 +137,16 @@ class Probes:
         self.tester.progress(f"they fail: searching the {plural(len(inside), 'change')} "
                              "of the configuration that ran")
         return inside
+
+    def _question(self, base: frozenset[int], suspects: Sequence[int],
+                  c: frozenset[int]) -> frozenset[int] | None:
+        """``base`` with ``suspects`` and what they are known to need, when that adds
+        only changes of ``c``, and not all of them; else None."""
+        if not suspects:
+            return None
+        config = self.oracle.deps.closure(base | frozenset(suspects))
+        added = config - base
+        return config if added <= c and len(added) < len(c) else None
 
 
 def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
