@@ -195,9 +195,9 @@ class SearchOracle:
         failed one inside it (an earlier run that answers for it), else the
         smallest that holds it (its own run, or its repaired one); ``config``
         itself when none is known."""
-        inside = [ids for ids in self.failed if ids <= config]
-        if inside:
-            return min(inside, key=len)
+        part = self.failing_part(config)
+        if part != config:
+            return part
         return min((ids for ids in self.failed if config <= ids), key=len, default=config)
 
     def _failed(self, ids: frozenset[int]) -> None:

@@ -81,9 +81,9 @@ class Probes:
     ``suspects()`` gives each change's weight (computed when first asked);
     the :meth:`size` heaviest are asked. It is tried once in a search, and
     costs those one or two questions (and their repairs) when it finds
-    nothing; a replay
-    of the lookahead is given what it found there (:meth:`ahead`) and
-    probes nothing itself. ``what`` names them in the progress line."""
+    nothing; a replay of the lookahead is given what it found there
+    (:meth:`ahead`) and probes nothing itself. ``what`` names them in the
+    progress line."""
 
     tester: Tester
     oracle: SearchOracle

@@ -119,8 +119,8 @@ def suspicion(diff: Diff, bad_output: str, good_output: str = "",
     if not diff.changes:
         return {}
     every = (known if known is not None else vocabulary(diff)) if wanted else {}
-    scores = _scores(every, wanted, len(diff.changes))
     total = len(diff.changes)
+    scores = _scores(every, wanted, total)
     applied = frozenset(c.id for c in diff.changes)
     bonus = PLACE_BONUS * math.log(total + 1)
     for path, line in dict.fromkeys(places(fresh)):
@@ -147,8 +147,7 @@ def related(diff: Diff, answer: Iterable[int], among: Iterable[int]) -> dict[int
     it uses, the function that calls it), its file and its function."""
     wanted = set().union(*(change_words(diff.changes[cid]) for cid in answer))
     every = {cid: change_words(diff.changes[cid]) for cid in among}
-    document = {cid for cid in every if documentation(diff.changes[cid].path)}
-    return {cid: score * (DOC_WEIGHT if cid in document else 1.0)
+    return {cid: score * _doc_factor(diff, cid)
             for cid, score in _scores(every, wanted, len(every)).items()}
 
 
@@ -168,6 +167,10 @@ def weights(diff: Diff, bad_output: str, good_output: str = "",
             known: Mapping[int, set[str]] | None = None) -> dict[int, float]:
     """:func:`suspicion` as relative weights of being the cause: scores to the power
     :data:`SHARPEN`, documentation's times :data:`DOC_WEIGHT`."""
-    return {cid: score ** SHARPEN * (DOC_WEIGHT if documentation(diff.changes[cid].path)
-                                     else 1.0)
+    return {cid: score ** SHARPEN * _doc_factor(diff, cid)
             for cid, score in suspicion(diff, bad_output, good_output, known).items()}
+
+
+def _doc_factor(diff: Diff, cid: int) -> float:
+    """:data:`DOC_WEIGHT` for a change to documentation, else 1."""
+    return DOC_WEIGHT if documentation(diff.changes[cid].path) else 1.0

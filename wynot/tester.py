@@ -294,9 +294,8 @@ class Tester:
     def answered(self, ids: frozenset[int]) -> bool:
         """Whether :meth:`run` answers ``ids`` at once: it ran earlier in this search,
         a speculative run of it has finished, or the cache knows it."""
-        key = ("", ids)
-        pending = self._pending.get(key)
-        return self._known(key) or (pending is not None and pending[0].done())
+        pending = self._pending.get(("", ids))
+        return self.known(ids) or (pending is not None and pending[0].done())
 
     def known(self, ids: frozenset[int]) -> bool:
         """Whether ``ids`` ran earlier in this search or the cache knows it: what
