@@ -20,6 +20,7 @@ from wynot.label_units import needed_cores, tops, with_users
 from wynot.pool import LocalPool
 from wynot.removals import Blame
 from wynot.runner import Commands
+from wynot.suspects import named
 
 CALLERS = 3
 
@@ -200,3 +201,46 @@ def test_a_large_answer_tries_the_core_the_searchs_errors_show_before_any_remova
     ran = [r for r in records if r.ran and r.phase == "label"]
     assert ran[0].ids == cause and ran[0].outcome.name == "FAIL"
     assert len(ran) == 1 + len(cause)  # the core, then its own two removals
+
+
+VERSIONED_TEST = b"""#!/bin/sh
+# a package found by name and version at run time, as Tcl's package require finds it
+p=$(cat provide.txt); i=$(cat index.txt)
+if [ "$p" != "$i" ]; then
+    echo "attempt to provide package mylib $i failed: package mylib $p provided instead" >&2
+    exit 125
+fi
+[ "$(cat answer.txt)" = "answer 42" ] && exit 1
+exit 0
+"""
+
+
+def test_errors_that_name_no_place_name_by_their_words(make_repo, tmp_path: Path) -> None:
+    """A version bump in two files that must agree (each removal: a run-time error
+    with no file and line, which no resolver places) beside the cause: the
+    version hunks are tried together because the error's words name the other
+    one, and go in one run; without the words, the answer keeps them."""
+    repo = make_repo("versioned")
+    files = {"run_test.sh": VERSIONED_TEST, "answer.txt": b"answer 41\n",
+             "provide.txt": b"provide mylib 1.6.2\n", "index.txt": b"provide mylib 1.6.2\n"}
+    good = repo.commit(files)
+    bad = repo.commit({**files, "answer.txt": b"answer 42\n",
+                       "provide.txt": b"provide mylib 1.7.0\n",
+                       "index.txt": b"provide mylib 1.7.0\n"})
+    diff = read_diff(repo.path, good, bad)
+    cause = hunk_of(diff, "answer.txt", "42")
+    everything = frozenset(c.id for c in diff.changes)
+    resolver = resolver_for(diff)
+    assert not resolver.broken(
+        "attempt to provide package mylib 1.6.2 failed: package mylib 1.7.0 provided instead",
+        everything)
+
+    def blamed(output: str, applied: frozenset[int]) -> frozenset[int]:
+        return resolver.broken(output, applied) or named(diff, output, "", applied)
+
+    labelled, records = label_all(repo, good, diff, tmp_path / "runs", blamed)
+    without, _ = label_all(repo, good, diff, tmp_path / "without", resolver.broken)
+    assert labelled.chosen == {cause} and labelled.roles == {cause: result.CAUSE}
+    assert without.chosen == everything
+    # three removals, the two versions at once (FAIL), the cause's label again
+    assert len([r for r in records if r.ran]) == 5

@@ -17,7 +17,7 @@ from wynot.dd import dd_plus, split_evenly
 from wynot.diffread import read_diff
 from wynot.lookahead import FLOOR, TRUST, Guesses, Lookahead, plan_ahead, prior, remembered
 from wynot.outcome import Outcome
-from wynot.suspects import documentation, new_lines, suspicion, vocabulary, weights, words
+from wynot.suspects import documentation, named, new_lines, suspicion, vocabulary, weights, words
 
 PASS, FAIL, UNRESOLVED = Outcome.PASS, Outcome.FAIL, Outcome.UNRESOLVED
 EIGHT = frozenset(range(8))
@@ -170,6 +170,26 @@ def test_suspicion_points_at_the_changes_the_failure_names(tmp_path: Path) -> No
     assert max(located, key=located.__getitem__) == helper_9
     # the changes' words computed ahead (while the premise runs) weigh the same
     assert weights(diff, bad_out, good_out, vocabulary(diff)) == weighted
+
+
+def test_an_error_names_the_changes_that_share_its_rarest_new_words(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env=clean_env())
+    good = {"a.tcl": "package provide mime 1.6.2\nproc ::mime::a {} {}\n",
+            "index.tcl": "package ifneeded mime 1.6.2 [list source a.tcl]\n",
+            "b.tcl": "proc ::mime::b {} { return 1 }\n"}
+    commit(tmp_path, good, "good")
+    commit(tmp_path, {"a.tcl": good["a.tcl"].replace("1.6.2", "1.7.0"),
+                      "index.tcl": good["index.tcl"].replace("1.6.2", "1.7.0"),
+                      "b.tcl": "proc ::mime::b {} { return 2 }\n"}, "bad")
+    diff = read_diff(tmp_path, "good", "bad")
+    ids = {c.path: c.id for c in diff.changes}
+    error = ("attempt to provide package mime 1.7.0 failed: package mime 1.6.2 provided "
+             "instead\n    (\"package ifneeded mime 1.7.0\" script)\nchecked: ok\n")
+    # index.tcl's change alone says "ifneeded"; "mime" and "package" are everywhere
+    assert named(diff, error, "checked: ok\n", {ids["index.tcl"], ids["b.tcl"]}) == {
+        ids["index.tcl"]}
+    assert named(diff, "checked: ok\n", "checked: ok\n", set(ids.values())) == set()
+    assert named(diff, "nothing in common\n", "", {ids["b.tcl"]}) == set()
 
 
 def test_a_remembered_split_cuts_as_the_split_does_and_once_per_run() -> None:

@@ -53,7 +53,7 @@ from wynot.runner import Commands
 from wynot.runstore import save_commit_phase, save_failure, save_request
 from wynot.search import first_questions, search_dd_plus
 from wynot.state import DEFAULT_KEEP_RUNS
-from wynot.suspects import vocabulary, weights
+from wynot.suspects import named, vocabulary, weights
 from wynot.tester import Tester
 
 DEFAULT_CRITERIA = ("dir", "file", "syntax")  # lexical: see docs/performance.md
@@ -218,6 +218,18 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             saving.join()  # written while the first tests ran; now it must be complete
 
 
+def _blamed(oracle: SearchOracle, bad_output: str, output: str,
+            applied: frozenset[int]) -> frozenset[int]:
+    """The applied changes the errors of ``output`` are reported on; where the
+    resolver reads no error in it at all (a run-time error of a language it
+    has no reader for, a test's own message), those its words name
+    (:func:`suspects.named`)."""
+    found = oracle.broken(output, applied)
+    if found or oracle.reads(output):
+        return found
+    return named(oracle.tester.diff, output, bad_output, applied)
+
+
 def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
             progress: Progress, records: list[TestRecord], executor: Executor) -> Tester:
     """The tester of the hunk phase's search over ``diff``, on ``executor`` (begun on it)."""
@@ -282,7 +294,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                 labelled = label(tester, chosen, stop, oracle.known(), found, plan.units,
                                  oracle.resolution if oracle.resolver else None,
                                  oracle.culprits if oracle.resolver else None,
-                                 oracle.broken if oracle.resolver else None,
+                                 functools.partial(_blamed, oracle, bad_record.output_text())
+                                 if oracle.resolver else None,
                                  oracle.needs_shown if oracle.resolver else None)
                 chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:

@@ -289,6 +289,10 @@ class SearchOracle:
             return frozenset()
         return self._resolver().broken(output, applied)
 
+    def reads(self, output: str) -> bool:
+        """Whether the resolver reads an error in ``output`` (False with the loop off)."""
+        return self.resolver is not None and bool(self._resolver().diagnostics(output))
+
     def needs_shown(self, output: str, applied: frozenset[int]) -> frozenset[tuple[int, int]]:
         """The (user, needed) pairs the errors of ``output`` show
         (:meth:`~wynot.analysis.resolve.Resolver.needs_shown`); none with the loop off."""
