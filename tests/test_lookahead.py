@@ -188,6 +188,9 @@ def test_an_error_names_the_changes_that_share_its_rarest_new_words(tmp_path: Pa
     # index.tcl's change alone says "ifneeded"; "mime" and "package" are everywhere
     assert named(diff, error, "checked: ok\n", {ids["index.tcl"], ids["b.tcl"]}) == {
         ids["index.tcl"]}
+    # the diff's words computed ahead name the same
+    assert named(diff, error, "checked: ok\n", {ids["index.tcl"], ids["b.tcl"]},
+                 vocabulary(diff)) == {ids["index.tcl"]}
     assert named(diff, "checked: ok\n", "checked: ok\n", set(ids.values())) == set()
     assert named(diff, "nothing in common\n", "", {ids["b.tcl"]}) == set()
 

@@ -218,16 +218,16 @@ def _hunk_phase(repo: Path, good: str, bad: str, request: Request, cache: Outcom
             saving.join()  # written while the first tests ran; now it must be complete
 
 
-def _blamed(oracle: SearchOracle, bad_output: str, output: str,
-            applied: frozenset[int]) -> frozenset[int]:
+def _blamed(oracle: SearchOracle, bad_output: str, known: Callable[[], Mapping[int, set[str]]],
+            output: str, applied: frozenset[int]) -> frozenset[int]:
     """The applied changes the errors of ``output`` are reported on; where the
     resolver reads no error in it at all (a run-time error of a language it
     has no reader for, a test's own message), those its words name
-    (:func:`suspects.named`)."""
+    (:func:`suspects.named`; ``known``: the diff's words, computed once)."""
     found = oracle.broken(output, applied)
     if found or oracle.reads(output):
         return found
-    return named(oracle.tester.diff, output, bad_output, applied)
+    return named(oracle.tester.diff, output, bad_output, applied, known())
 
 
 def _tester(repo: Path, diff: Diff, request: Request, cache: OutcomeCache, log: RunLog,
@@ -294,7 +294,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                 labelled = label(tester, chosen, stop, oracle.known(), found, plan.units,
                                  oracle.resolution if oracle.resolver else None,
                                  oracle.culprits if oracle.resolver else None,
-                                 functools.partial(_blamed, oracle, bad_record.output_text())
+                                 functools.partial(_blamed, oracle, bad_record.output_text(),
+                                                   functools.cache(lambda: vocabulary(diff)))
                                  if oracle.resolver else None,
                                  oracle.needs_shown if oracle.resolver else None)
                 chosen, roles = labelled.chosen, labelled.roles

@@ -151,17 +151,20 @@ def related(diff: Diff, answer: Iterable[int], among: Iterable[int]) -> dict[int
             for cid, score in _scores(every, wanted, len(every)).items()}
 
 
-def named(diff: Diff, output: str, reference: str, among: Iterable[int]) -> frozenset[int]:
+def named(diff: Diff, output: str, reference: str, among: Iterable[int],
+          known: Mapping[int, set[str]] | None = None) -> frozenset[int]:
     """The changes of ``among`` that an error output points at by its words alone:
     those whose score (as in :func:`suspicion`, rarity counted among ``among``)
     for the words of the lines of ``output`` that ``reference`` (a known
     failure's output) does not have is at least :data:`NAMED_SHARE` of the
     best. For errors that name no place in the diff (a run-time error without
-    a file and line, a version that does not match): a guess, for runs to check."""
+    a file and line, a version that does not match): a guess, for runs to check.
+    ``known`` is the diff's :func:`vocabulary` if already computed."""
     wanted = words("\n".join(new_lines(output, reference)))
     if not wanted:
         return frozenset()
-    every = {cid: change_words(diff.changes[cid]) for cid in among}
+    every = {cid: known[cid] if known is not None else change_words(diff.changes[cid])
+             for cid in among}
     scores = _scores(every, wanted, len(every))
     best = max(scores.values(), default=0.0)
     return frozenset(cid for cid, score in scores.items() if score >= NAMED_SHARE * best > 0)
