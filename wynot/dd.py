@@ -46,6 +46,7 @@ class Case(enum.Enum):
     FOUND = "found"                  # |c| = 1: a failure-inducing change
     FOUND_IN = "found in c_i"        # a subset fails: continue inside it
     INSIDE_PART = "inside a failing part"  # dd+: the oracle knows a failing part: go there
+    INSIDE_REPAIRED = "inside the run that failed"  # dd+: a larger run answered FAIL: go there
     SUSPECTS = "suspects"            # dd+: nothing decided; a probe of suspects FAILED: go there
     INTERFERENCE = "interference"    # c_i and its complement both pass: search both
     PREFERENCE = "preference"        # c_i unresolved, complement passes: search c_i
@@ -214,6 +215,20 @@ class _Search(Generic[T]):
             return frozenset(inside)
         return None
 
+    def ran(self, configuration: frozenset[T], c: Collection[T],
+            r: frozenset[T]) -> frozenset[T] | None:
+        """The changes of ``c`` in the configuration that ran for ``configuration``
+        (which FAILED) when that run held more than ``configuration``: an oracle
+        that repaired it by adding changes. Only where the run held ``r`` and
+        nothing outside ``c`` and ``r``; else None."""
+        if self._narrow is None:
+            return None
+        part = self._narrow(configuration)
+        if part <= configuration or not r <= part:
+            return None
+        inside = part - r
+        return frozenset(inside) if inside.issubset(c) else None
+
     def probed(self, c: Sequence[T], r: frozenset[T]) -> frozenset[T] | None:
         """The changes of ``c`` that the caller's probe found FAILING with ``r``,
         when they are fewer than ``c``; else None."""
@@ -309,7 +324,17 @@ def dd_plus(
     step found passing applied) instead of finding it again one complement at
     a time. The invariant holds as long as a configuration that holds the
     part is not PASS, which is what an oracle that answers from inside
-    assumes (monotony, as dd+ does throughout).
+    assumes (monotony, as dd+ does throughout). It may also return more than
+    the configuration: the run that answered for it, which an oracle that
+    repairs configurations grew by the changes the build needed. Where that
+    run holds ``r`` and nothing outside ``c`` and ``r``, dd+ goes on inside
+    the changes of ``c`` it held (case *inside the run that failed*) rather
+    than inside ``c_i``, whose FAIL was the repair's: the failure may lie in
+    what the repair added. A complement that FAILED so takes out of ``c``
+    only what its run left out. Then ``test(c | r)`` is not PASS because a
+    run of exactly ``c | r`` FAILED, not on the word of a repair. A run that
+    is all of ``c | r`` (known to FAIL) tells nothing new: Algorithm 2's
+    case is taken, on the repair's word.
 
     ``probe``, when given, is asked after a step that decided nothing (every
     subset and complement it asked UNRESOLVED, none left out), before the
@@ -368,6 +393,10 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
                 if inside is not None:
                     search.decide(Case.INSIDE_PART, inside, r, n)
                     return _dd3(search, search.ordered(inside), r, 2)
+                ran = search.ran(r_c_i, c, r)
+                if ran is not None and len(ran) < len(c):
+                    search.decide(Case.INSIDE_REPAIRED, ran, r, n)
+                    return _dd3(search, search.ordered(ran), r, 2)
                 search.decide(Case.FOUND_IN, c_i, r, n)
                 return _dd3(search, c_i, r, 2)
             if search.keep_passing and n == 2 and i == 0 and t[i] is Outcome.PASS:
@@ -391,7 +420,11 @@ def _dd3(search: _Search[T], c: tuple[T, ...], r: frozenset[T], n: int) -> froze
         inside_part = False  # a failing complement's part took c' further in
         for i in range(n):
             if t_bar[i] is Outcome.FAIL:
-                c_prime.difference_update(parts[i])
+                ran = search.ran(joined(r, complements[i]), c, r)
+                if ran is not None and len(ran) < len(c):  # repaired by some of c_i: those stay
+                    c_prime.difference_update(set(parts[i]) - ran)
+                else:
+                    c_prime.difference_update(parts[i])
                 inside = search.part(joined(r, complements[i]), c_prime)
                 if inside is not None:
                     c_prime.intersection_update(inside)

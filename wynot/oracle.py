@@ -187,14 +187,15 @@ class SearchOracle:
     def failing_part(self, config: frozenset[int]) -> frozenset[int]:
         """The smallest configuration inside ``config`` that FAILED for this
         oracle's questions (the first of those as small), ``config`` itself when
-        there is none: where dd+ goes on after ``config`` FAILED (its ``narrow``)."""
+        there is none."""
         return min((ids for ids in self.failed if ids <= config), key=len, default=config)
 
     def failed_for(self, config: frozenset[int]) -> frozenset[int]:
         """The configuration whose run answered FAIL for ``config``: the smallest
         failed one inside it (an earlier run that answers for it), else the
         smallest that holds it (its own run, or its repaired one); ``config``
-        itself when none is known."""
+        itself when none is known. Where dd+ goes on after ``config`` FAILED
+        (its ``narrow``)."""
         part = self.failing_part(config)
         if part != config:
             return part

@@ -167,7 +167,7 @@ def search_dd_plus(tester: Tester, oracle: SearchOracle, changes: list[int],
     def ask(config: frozenset[int]) -> Outcome:
         return oracle(joined(config, applied))  # no copy of a large one; its lineage kept
 
-    narrow = FailingParts(lambda config: oracle.failing_part(joined(config, applied)) - applied)
+    narrow = FailingParts(lambda config: oracle.failed_for(joined(config, applied)) - applied)
     probes = (Probes(tester, oracle, applied, suspects[0], len(changes), suspects[1])
               if suspects is not None else None)
 
