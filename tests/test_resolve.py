@@ -152,6 +152,10 @@ EXPECTED = {
                    ("", "syntax", "", [("src/more.ts", 2)]),
                    ("joined", "member", "util", [("src/more.ts", 2), ("src/lib/util.ts", 5)]),
                    ("", "syntax", "", [("src/more.ts", 3)])],
+    # tclsh: the name qualified by its namespace; no place (a procedure's line
+    # counts from its body, the file's is the outermost caller's)
+    "tcl_command": [("product", "undefined", "shapes", [])],
+    "tcl_variable": [("count", "undefined", "", [])],
 }
 
 
@@ -541,6 +545,37 @@ def test_a_call_that_fits_no_java_declaration_is_repaired_by_the_overload(
     proc = run_config(diff, {call}, tmp_path, ["javac", "-d", str(tmp_path / "out"), "Num.java"])
     assert "cannot be applied to given types" in proc.stderr
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {overload}
+
+
+def tcl_rename(make_repo):
+    """lib/shapes.tcl renames ``shapes::product`` to ``shapes::multiply`` in one
+    hunk and its caller ``shapes::area`` in another; ``shapes::grow`` changes in
+    a hunk of its own, and main.tcl changes."""
+    pad = PAD.replace(b"/*", b"#").replace(b"*/", b"")
+
+    def shapes(name: bytes, step: bytes) -> bytes:
+        return (b"namespace eval shapes {}\nproc shapes::%s {a b} {\n"
+                b"    return [expr {$a * $b}]\n}\n" % name + pad
+                + b"proc shapes::area {w h} {\n    return [shapes::%s $w $h]\n}\n" % name + pad
+                + b"proc shapes::grow {w} {\n    return [expr {$w + %s}]\n}\n" % step)
+    main = b"source lib/shapes.tcl\nputs [shapes::area 2 %s]\n"
+    repo = make_repo("tclrename")
+    good = repo.commit({"lib/shapes.tcl": shapes(b"product", b"1"), "main.tcl": main % b"3"})
+    bad = repo.commit({"lib/shapes.tcl": shapes(b"multiply", b"2"), "main.tcl": main % b"4"})
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
+def test_a_tcl_command_renamed_is_repaired_by_its_new_definition(make_repo, tmp_path) -> None:
+    """tclsh's `invalid command name "shapes::multiply"` adds the hunk that defines
+    it, not the other hunks of the file."""
+    diff = tcl_rename(make_repo)
+    define = hunk_of(diff, "lib/shapes.tcl", "proc shapes::multiply")
+    call = hunk_of(diff, "lib/shapes.tcl", "[shapes::multiply $w $h]")
+    (tmp_path / "lib").mkdir()
+    proc = run_config(diff, {call}, tmp_path, ["tclsh", "main.tcl"])
+    assert 'invalid command name "shapes::multiply"' in proc.stderr
+    assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
 
 
 def test_node_reference_errors_are_construction_failures() -> None:

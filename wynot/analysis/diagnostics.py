@@ -8,7 +8,9 @@ linker names the object or source line of an ``undefined reference``;
 Python's traceback gives ``File "...", line N`` frames and the module an
 attribute was looked up in; javac adds ``symbol:`` and
 ``location:`` lines; Node prints ``at f (file:line:col)`` frames; rustc
-puts its places on ``-->`` lines of their own (:mod:`wynot.analysis.rustc`).
+puts its places on ``-->`` lines of their own (:mod:`wynot.analysis.rustc`);
+tclsh names a command or variable qualified by its namespace
+(``invalid command name "::mime::parse"``) and no place that leads to it.
 :func:`parse_diagnostics` turns all of that into :class:`Diagnostic` values.
 
 Every reader here runs in time linear in the size of the output: lines are
@@ -130,6 +132,13 @@ _MESSAGES = _table(
         # only the frames of its stack
         ("TypeError", r"TypeError: Cannot read propert(?:y|ies) of (?:undefined|null)()",
          "undefined", 1, 0),
+        # Tcl (tclsh's errorInfo): a name qualified by its namespace (``::mime::x``);
+        # no place: a "(procedure ... line N)" counts from the body, and the one
+        # "(file ... line N)" is the outermost caller's
+        ("invalid command name", r'invalid command name "([\w:]+)"', "undefined", 1, 0),
+        ("can't read", r'can\'t read "([\w:]+)(?:\([^)"]*\))?": no such', "undefined", 1, 0),
+        ("can't find package", r"can't find package ([\w:]+)", "import", 1, 0),
+        ("wrong # args", r'wrong # args: should be "([\w:]+)', "signature", 1, 0),
 )
 # C++ compilers name what they blame qualified and typed (``'const char*
 # ns::Widget::title'``, ``'void ns::Widget::resize(int)'``, ``'const class
@@ -171,7 +180,8 @@ _AGGREGATE_WORDS = ("class", "struct", "union", "enum")
 
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
 _WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
-          "location:", "function", "At top level")
+          "location:", "function", "At top level", "invalid command name", "can't ",
+          "wrong # args")
 _SYNTAX = re.compile(r"(?:SyntaxError|IndentationError|error: expected )")
 
 # Where: the line prefix of gcc/clang/javac, traceback frames, Node frames, ld.
@@ -345,6 +355,9 @@ def _diagnostic(line: str, located: Location | None,
         qualifier = (match.group(qualifier_group) or "") if qualifier_group else ""
         if kind in ("import", "member") and "." in name and not qualifier:  # dotted
             qualifier, name = name.rsplit(".", 1)
+        elif "::" in name and kind != "import":  # Tcl's namespaces: ::mime::parse
+            qualifier, name = name.rsplit("::", 1)
+            qualifier = qualifier.lstrip(":").rsplit("::", 1)[-1]
         return Diagnostic(name, kind, qualifier, where)
     for word, pattern, kind, name_group, scope_group in _CXX_MESSAGES:
         match = pattern.search(line) if located is not None and word in line else None
