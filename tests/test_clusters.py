@@ -6,6 +6,7 @@ import pickle
 
 from conftest import GitRepo
 from wynot.analysis import python as python_analysis
+from wynot.analysis.clusters import version_bumps
 from wynot.analysis.grouping import make_plan, scope
 from wynot.analysis.lexical import token_change
 from wynot.analysis.model import Analysis, analyse
@@ -190,6 +191,35 @@ def test_a_common_respelling_without_a_declaration_links_nothing(make_repo) -> N
     bad = {f"m{i}.py": b"def f%d(s):\n    return s.casefold()\n" % i + c for i in range(5)}
     _, analysis = analysed(make_repo("common"), good, bad)
     assert analysis.clusters == ()
+
+
+def test_a_version_bumped_in_a_package_and_its_index_links_the_two(make_repo) -> None:
+    """Tcl's ``package provide`` and the index's ``package ifneeded`` name one
+    version: bumped in both, the two hunks are one cluster; the same bump
+    in a changelog's added line, and another number changed, link nothing."""
+    lib = (b"namespace eval shapes {}\n" + pad("#") + b"proc shapes::grow {w} {\n"
+           b"    return [expr {$w + %s}]\n}\n" + pad("#") + b"package provide shapes %s\n")
+    index = b"package ifneeded shapes %s [list source [file join $dir shapes.tcl]]\n"
+    diff, analysis = analysed(make_repo("tclversion"), {
+        "shapes.tcl": lib % (b"1.5", b"1.6.2"), "pkgIndex.tcl": index % b"1.6.2",
+        "NEWS": b"1.6.2 released\n"}, {
+        "shapes.tcl": lib % (b"2.5", b"1.7.0"), "pkgIndex.tcl": index % b"1.7.0",
+        "NEWS": b"1.7.0 released\n1.6.2 released\n"})
+    provide = hunk(diff, "shapes.tcl", "package provide")
+    ifneeded = hunk(diff, "pkgIndex.tcl", "package ifneeded")
+    assert cluster_with(analysis, provide) == {provide, ifneeded}
+    assert not cluster_with(analysis, hunk(diff, "shapes.tcl", "2.5"))
+    assert not cluster_with(analysis, hunk(diff, "NEWS", "1.7.0"))
+
+
+def test_version_bumps_pair_lines_that_differ_only_in_their_versions() -> None:
+    places = {0: (0, ("a",)), 1: (1, ("b",)), 2: (2, ("c",)), 3: (2, ("c",))}
+    texts = {0: "-VERSION = 1.4.4\n-MAIN = 2.0.7\n+VERSION = 1.4.5\n+MAIN = 2.0.8\n",
+             1: "-requires 2.0.7\n+requires 2.0.8\n",
+             2: "-x = 0.5\n+x = 0.25\n",
+             3: "-y = 0.5\n+y = 0.25\n"}
+    links = version_bumps(texts, places, limit=8)
+    assert links == [(frozenset({0, 1}), "version 2.0.7 -> 2.0.8")]  # 0.5 -> 0.25: one file
 
 
 def test_token_change_finds_respellings_at_the_same_place() -> None:

@@ -25,7 +25,13 @@ Rarity decides what counts: a token that changes in more than
 do not change, links nothing. No keyword lists: tokens are what the lexer
 calls identifiers and strings (:mod:`wynot.analysis.treesitter`).
 
-Respellings and moves make a :class:`Cluster` (connected components of
+A fourth pattern reads literals, not names: a *version bump*, the same
+version (``1.6.2`` -> ``1.7.0``) respelled on a line of changes in two or more
+files (a package's ``package provide`` and its index's ``package ifneeded``,
+a library's version macro and its build file's). Such places are often
+checked against each other when the code loads, and do nothing apart.
+
+Respellings, moves and version bumps make a :class:`Cluster` (connected components of
 their links): :mod:`wynot.analysis.model` ties each into a unit, so that the
 search keeps it together and predicts the configurations that split it. New
 and removed names give directed needs (a user needs the new helper, not the
@@ -37,6 +43,7 @@ precisely; only respellings (names in strings) come from here.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
@@ -77,14 +84,17 @@ class Links:
 
 def find_clusters(changes: Mapping[int, TokenChange], places: Mapping[int, Place],
                   good_counts: Counts, bad_counts: Counts,
-                  precise: Container[int] = ()) -> Links:
+                  precise: Container[int] = (), texts: Mapping[int, str] | None = None
+                  ) -> Links:
     """The clusters and needs among ``changes`` (change id -> its token change).
 
     ``good_counts(tokens)`` says how often each of ``tokens`` occurs on the
     GOOD side of the diff's files, ``bad_counts`` on the BAD side; they are
     asked only about the few candidate tokens. ``precise``: changes whose
     declarations a finer analysis reads (Python's, through imports): moves,
-    new and removed names declared there are left to it.
+    new and removed names declared there are left to it. ``texts``: each
+    change's hunk text (``-`` and ``+`` lines), for the version bumps; those
+    of any file, whether its tokens are read or not.
     """
     limit = link_limit(len(changes))
     leaving: dict[str, list[int]] = {}
@@ -97,7 +107,8 @@ def find_clusters(changes: Mapping[int, TokenChange], places: Mapping[int, Place
             arriving.setdefault(token, []).append(cid)
     respelled = {pair for change in changes.values() for pair in change.respelled}
     links = [*_respellings(changes, arriving, limit, good_counts, places),
-             *_moves(changes, leaving, arriving, limit, good_counts, precise)]
+             *_moves(changes, leaving, arriving, limit, good_counts, precise),
+             *version_bumps(texts or {}, places, limit)]
     needs = [*_new_names(changes, arriving, limit, good_counts, "new",
                          {b for _, b in respelled}, precise, places),
              *_new_names(changes, leaving, limit, bad_counts, "removed",
@@ -142,6 +153,50 @@ def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list
                       for path, files in modules.items()]
         links.extend((group, f"{a} -> {b}") for group in linked if 1 < len(group) <= limit)
     return links
+
+
+# A version: two to four dot-separated numbers, not part of a longer word or number.
+_VERSION = re.compile(r"(?<![\w.])\d+(?:\.\d+){1,3}(?![\w.])")
+
+
+def version_bumps(texts: Mapping[int, str], places: Mapping[int, Place],
+                  limit: int) -> list[Link]:
+    """Changes of two or more files that respell the same version alike.
+
+    A change respells ``a`` to ``b`` where a removed line and an added line
+    are the same but for their versions (``package provide mime 1.6.2`` ->
+    ``... 1.7.0``), or where ``a`` is the one version that leaves its lines
+    and ``b`` the one that arrives. A bump seen in one file only, or in more
+    changes than ``limit``, links nothing."""
+    bumped: dict[tuple[str, str], list[int]] = {}
+    for cid in sorted(texts):
+        for pair in sorted(_bumps(texts[cid])):
+            bumped.setdefault(pair, []).append(cid)
+    return [(frozenset(ids), f"version {a} -> {b}") for (a, b), ids in sorted(bumped.items())
+            if 1 < len(ids) <= limit and len({places[c][0] for c in ids}) > 1]
+
+
+def _bumps(text: str) -> set[tuple[str, str]]:
+    """The (old, new) versions one hunk's text respells."""
+    if "." not in text:
+        return set()
+    removed: dict[str, list[str]] = {}  # line without its versions -> its versions
+    added: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line[:1] in "-+" and not line.startswith(("---", "+++")):
+            found = _VERSION.findall(line)
+            if found:
+                side = removed if line[0] == "-" else added
+                side.setdefault(_VERSION.sub("#", line[1:]).strip(), found)
+    if not removed or not added:
+        return set()
+    pairs = {(a, b) for key, old in removed.items() if len(old) == len(added.get(key, ()))
+             for a, b in zip(old, added[key], strict=True) if a != b}
+    gone = {v for vs in removed.values() for v in vs} - {v for vs in added.values() for v in vs}
+    come = {v for vs in added.values() for v in vs} - {v for vs in removed.values() for v in vs}
+    if len(gone) == 1 and len(come) == 1:
+        pairs.add((next(iter(gone)), next(iter(come))))
+    return pairs
 
 
 def _names(qualifier: str, path: tuple[str, ...], dirs: set[str]) -> bool:

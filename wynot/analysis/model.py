@@ -180,7 +180,8 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
                                                                        _module_path(c.path)))
               for c in diff.changes}
     python = {c.id for c in diff.changes if files[c.file].language == "python"}
-    links = find_clusters(changed, places, counts("old"), counts("new"), python)
+    texts = {c.id: c.hunk.text for c in diff.changes if c.hunk is not None}
+    links = find_clusters(changed, places, counts("old"), counts("new"), python, texts)
     return Analysis(files=tuple(files), symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
                     clusters=links.clusters, needs=links.needs,
