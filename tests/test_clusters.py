@@ -212,12 +212,16 @@ def test_a_version_bumped_in_a_package_and_its_index_links_the_two(make_repo) ->
     assert not cluster_with(analysis, hunk(diff, "NEWS", "1.7.0"))
 
 
-def test_version_bumps_pair_lines_that_differ_only_in_their_versions() -> None:
-    places = {0: (0, ("a",)), 1: (1, ("b",)), 2: (2, ("c",)), 3: (2, ("c",))}
+def test_version_bumps_pair_lines_alike_but_for_versions_outside_comments() -> None:
+    places = {0: (0, ("a",)), 1: (1, ("b",)), 2: (2, ("c",)), 3: (2, ("c",)),
+              4: (3, ("d",)), 5: (4, ("e",))}
     texts = {0: "-VERSION = 1.4.4\n-MAIN = 2.0.7\n+VERSION = 1.4.5\n+MAIN = 2.0.8\n",
              1: "-requires 2.0.7\n+requires 2.0.8\n",
              2: "-x = 0.5\n+x = 0.25\n",
-             3: "-y = 0.5\n+y = 0.25\n"}
+             3: "-y = 0.5\n+y = 0.25\n",
+             # the same bump in two files' comments: a license header, a line comment
+             4: " /*\n- Lib 3.1.0 (https://example.org)\n+ Lib 3.2.0 (https://example.org)\n */\n",
+             5: "-# Lib 3.1.0\n+# Lib 3.2.0\n #define LIB_MAJOR 3\n"}
     links = version_bumps(texts, places, limit=8)
     assert links == [(frozenset({0, 1}), "version 2.0.7 -> 2.0.8")]  # 0.5 -> 0.25: one file
 

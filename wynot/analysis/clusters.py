@@ -177,17 +177,24 @@ def version_bumps(texts: Mapping[int, str], places: Mapping[int, Place],
 
 
 def _bumps(text: str) -> set[tuple[str, str]]:
-    """The (old, new) versions one hunk's text respells."""
+    """The (old, new) versions one hunk's text respells, outside comments."""
     if "." not in text:
         return set()
     removed: dict[str, list[str]] = {}  # line without its versions -> its versions
     added: dict[str, list[str]] = {}
+    in_comment = {"-": False, "+": False}  # inside a /* */ block, on each side
     for line in text.splitlines():
-        if line[:1] in "-+" and not line.startswith(("---", "+++")):
-            found = _VERSION.findall(line)
-            if found:
-                side = removed if line[0] == "-" else added
-                side.setdefault(_VERSION.sub("#", line[1:]).strip(), found)
+        mark = line[:1]
+        if mark not in " -+" or line.startswith(("---", "+++")):
+            continue
+        sides = "-+" if mark == " " else mark
+        code = ""
+        for side in sides:  # context lines go on in both sides' state
+            code, in_comment[side] = _code(line[1:], in_comment[side])
+        found = _VERSION.findall(code) if mark != " " else []
+        if found:
+            target = removed if mark == "-" else added
+            target.setdefault(_VERSION.sub("#", code).strip(), found)
     if not removed or not added:
         return set()
     pairs = {(a, b) for key, old in removed.items() if len(old) == len(added.get(key, ()))
@@ -197,6 +204,37 @@ def _bumps(text: str) -> set[tuple[str, str]]:
     if len(gone) == 1 and len(come) == 1:
         pairs.add((next(iter(gone)), next(iter(come))))
     return pairs
+
+
+# A line comment: // anywhere, # at the start but for a C directive (#define, #if...)
+_LINE_COMMENT = re.compile(r"//|^\s*#(?![a-z])")
+
+
+def _code(line: str, in_comment: bool) -> tuple[str, bool]:
+    """The part of ``line`` outside comments (``/* */`` blocks, which may span
+    lines: ``in_comment`` says whether one is open; ``//``; a ``#`` line but
+    a C directive's), and whether a block is open after it. A guess: a
+    comment marker inside a string cuts the line there."""
+    kept: list[str] = []
+    at = 0
+    while at < len(line):
+        if in_comment:
+            end = line.find("*/", at)
+            if end < 0:
+                return "".join(kept), True
+            at, in_comment = end + 2, False
+            continue
+        start = line.find("/*", at)
+        part = line[at:] if start < 0 else line[at:start]
+        cut = _LINE_COMMENT.search(part) if part else None
+        if cut is not None:
+            kept.append(part[:cut.start()])
+            return "".join(kept), False
+        kept.append(part)
+        if start < 0:
+            break
+        at, in_comment = start + 2, True
+    return "".join(kept), in_comment
 
 
 def _names(qualifier: str, path: tuple[str, ...], dirs: set[str]) -> bool:
