@@ -54,8 +54,31 @@ def test_a_test_that_changes_tracked_files_gets_the_true_cause(make_repo, jobs: 
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [c["label"] for c in report["changes"]] == [CAUSE]
-    assert "changed tracked files of its checkout (f4.txt)" in done.stderr
+    assert "changed files git tracks or needs in its checkout (f4.txt)" in done.stderr
     assert repo.text("status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+@pytest.mark.parametrize("changes", [
+    pytest.param("rm -rf .git", id="removes-it"),
+    pytest.param("rm -f .git; git init -q .", id="makes-a-repository-there"),
+])
+def test_a_test_that_removes_its_checkouts_git_link_gets_the_true_cause(  # type: ignore[no-untyped-def]
+        make_repo, jobs: str, changes: str) -> None:
+    """The test removes the ``.git`` file of the scratch worktree it runs in (or
+    makes a repository there): without it every git command there fails. It is
+    put back after each run, and the search finds the true cause; the user's
+    repository, its worktrees and its checkout are as they were."""
+    repo = make_repo()
+    good, bad = six_files(repo)
+    worktrees = repo.text("worktree", "list", "--porcelain")
+    done = run_wynot("--no-cache", "--json", "-j", jobs, good, bad, "--",
+                     "sh", "-c", f"{changes}; {FAILS_ON_BUG}exit 0", cwd=repo.path)
+    assert done.returncode == 0, done.stderr
+    assert [c["label"] for c in json.loads(done.stdout)["changes"]] == [CAUSE]
+    assert "(.git)" in done.stderr
+    assert repo.text("status", "--porcelain") == ""
+    assert repo.text("worktree", "list", "--porcelain") == worktrees
 
 
 def test_check_files_checks_every_run_from_the_start(make_repo) -> None:  # type: ignore[no-untyped-def]

@@ -474,7 +474,7 @@ class Tester:
         paths = execution.changed
         if not self.check_all:
             shown = ", ".join(paths[:3]) + (", ..." if len(paths) > 3 else "")
-            self.progress(f"the test changed tracked files of its checkout ({shown}): "
+            self.progress(f"the test changed files git tracks or needs in its checkout ({shown}): "
                           "they are put back before the next test, and every test is "
                           "checked for it from now on")
         self.check_all = True

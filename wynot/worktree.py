@@ -57,6 +57,7 @@ class ScratchWorktree:
         # Tracked files git reports changed even as written by a checkout, with
         # their stamps then (wynot.tracked).
         self.quirks: dict[str, Stamp | None] = {}
+        self._link = _link_of(root)  # the .git file that ties it to the repository
 
     def apply(self, states: Mapping[str, FileState | None]) -> int:
         """Bring every path in ``states`` to its state (None = absent). Returns paths written.
@@ -151,6 +152,23 @@ class ScratchWorktree:
         self.tracked = None
         self.unclean_runs = 0
         self.quirks.clear()
+
+    def relink(self) -> bool:
+        """Put back the worktree's ``.git`` file, which ties it to the repository,
+        when a command removed or replaced it (``rm -rf .git``, ``git init``);
+        whether it did. Without it every git command in the worktree fails."""
+        if self._link is None:
+            return False
+        path = self.root / ".git"
+        with contextlib.suppress(OSError):
+            if not path.is_symlink() and path.is_file() and path.read_bytes() == self._link:
+                return False
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.is_symlink() or path.exists():
+            path.unlink()
+        path.write_bytes(self._link)
+        return True
 
     def switch(self, good: str, base: Mapping[str, FileState | None]) -> ScratchWorktree:
         """This worktree checked out at ``good``, for the configurations of a new diff.
@@ -280,6 +298,14 @@ def _fill(fd: int, data: bytes, perm: int) -> None:
 
 _UNKNOWN = object()  # the state of a path not written yet, or lost after an error
 Stamp = tuple[int, int, int, int]  # what lstat says of a path wynot wrote: inode, mode, size, mtime
+
+
+def _link_of(root: Path) -> bytes | None:
+    """The ``.git`` file of a worktree (``gitdir: ...``), or None where there is none."""
+    try:
+        return (root / ".git").read_bytes()
+    except OSError:  # a directory (a clone), or not made yet
+        return None
 
 
 def stamp(full: str) -> Stamp | None:
