@@ -213,7 +213,7 @@ def test_a_version_bumped_in_a_package_and_its_index_links_the_two(make_repo) ->
 
 
 def test_version_bumps_pair_lines_alike_but_for_versions_outside_comments() -> None:
-    places = {0: (0, ("a",)), 1: (1, ("b",)), 2: (2, ("c",)), 3: (2, ("c",)),
+    places = {0: (0, ("a",)), 1: (1, ("b",)), 2: (2, ("c",)), 3: (5, ("f",)),
               4: (3, ("d",)), 5: (4, ("e",))}
     texts = {0: "-VERSION = 1.4.4\n-MAIN = 2.0.7\n+VERSION = 1.4.5\n+MAIN = 2.0.8\n",
              1: "-requires 2.0.7\n+requires 2.0.8\n",
@@ -223,7 +223,8 @@ def test_version_bumps_pair_lines_alike_but_for_versions_outside_comments() -> N
              4: " /*\n- Lib 3.1.0 (https://example.org)\n+ Lib 3.2.0 (https://example.org)\n */\n",
              5: "-# Lib 3.1.0\n+# Lib 3.2.0\n #define LIB_MAJOR 3\n"}
     links = version_bumps(texts, places, limit=8)
-    assert links == [(frozenset({0, 1}), "version 2.0.7 -> 2.0.8")]  # 0.5 -> 0.25: one file
+    # 0.5 -> 0.25 in two files: constants, not versions (no three-part number)
+    assert links == [(frozenset({0, 1}), "version 2.0.7 -> 2.0.8")]
 
 
 def test_token_change_finds_respellings_at_the_same_place() -> None:

@@ -155,8 +155,10 @@ def _respellings(changes: Mapping[int, TokenChange], arriving: Mapping[str, list
     return links
 
 
-# A version: two to four dot-separated numbers, not part of a longer word or number.
+# A version: two to four dot-separated numbers, not part of a longer word or number;
+# a bump has three on one side at least (1.5 -> 1.5.1, not a constant's 0.25 -> 0.5).
 _VERSION = re.compile(r"(?<![\w.])\d+(?:\.\d+){1,3}(?![\w.])")
+_THREE_PARTS = re.compile(r"\.\d+\.\d")  # starts with a literal: a fast scan
 
 
 def version_bumps(texts: Mapping[int, str], places: Mapping[int, Place],
@@ -166,8 +168,10 @@ def version_bumps(texts: Mapping[int, str], places: Mapping[int, Place],
     A change respells ``a`` to ``b`` where a removed line and an added line
     are the same but for their versions (``package provide mime 1.6.2`` ->
     ``... 1.7.0``), or where ``a`` is the one version that leaves its lines
-    and ``b`` the one that arrives. A bump seen in one file only, or in more
-    changes than ``limit``, links nothing."""
+    and ``b`` the one that arrives; one of the two has three parts or more
+    (two-part numbers are as often constants: ``0.25`` -> ``0.5``). A bump
+    seen in one file only, or in more changes than ``limit``, links
+    nothing. Only a hunk with a three-part number is read line by line."""
     bumped: dict[tuple[str, str], list[int]] = {}
     for cid in sorted(texts):
         for pair in sorted(_bumps(texts[cid])):
@@ -178,7 +182,7 @@ def version_bumps(texts: Mapping[int, str], places: Mapping[int, Place],
 
 def _bumps(text: str) -> set[tuple[str, str]]:
     """The (old, new) versions one hunk's text respells, outside comments."""
-    if "." not in text:
+    if not _THREE_PARTS.search(text):
         return set()
     removed: dict[str, list[str]] = {}  # line without its versions -> its versions
     added: dict[str, list[str]] = {}
@@ -203,7 +207,7 @@ def _bumps(text: str) -> set[tuple[str, str]]:
     come = {v for vs in added.values() for v in vs} - {v for vs in removed.values() for v in vs}
     if len(gone) == 1 and len(come) == 1:
         pairs.add((next(iter(gone)), next(iter(come))))
-    return pairs
+    return {(a, b) for a, b in pairs if max(a.count("."), b.count(".")) >= 2}
 
 
 # A line comment: // anywhere, # at the start but for a C directive (#define, #if...)
