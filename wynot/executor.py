@@ -167,6 +167,9 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
     before = before_run(worktree, job.clean)
     started_clean = worktree.clean
     result = run_configuration(worktree.root, commands, output, cancelled, niceness)
+    # The commands may have removed the worktree's .git (rm -rf .git, git init):
+    # put back at once, killed or not, since every git command there needs it.
+    relinked = (".git",) if worktree.relink() else ()
     if cancelled is not None and cancelled():
         worktree.clean = False  # killed mid-way: checked before a run that asks
         raise Cancelled(job.describe())
@@ -174,7 +177,7 @@ def execute(worktree: ScratchWorktree, diff: Diff, commands: Commands, job: Job,
                       started_clean)
     execution = Execution(result.outcome, result.reason.value, result.duration, str(output),
                           worker=worker, started=started, ended=time.time(),
-                          changed=before.changed or after.changed,
+                          changed=relinked + (before.changed or after.changed),
                           misled=before.misled or after.misled, started_clean=started_clean)
     return did_not_build(execution, job.build_errors)
 

@@ -10,10 +10,7 @@ an answer could be verified in a tree that is not GOOD with the answer.
 commit checked out, wynot's own stamps for what it wrote) and
 :func:`put_back` writes them again as the configuration has them. Files
 that git does not track and the diff does not touch (build outputs) are
-left alone: they are what makes a build incremental. The worktree's own
-``.git`` file, which a command may remove (``rm -rf .git``, ``git init``),
-is put back after every run, checked or not: without it no git command
-there works.
+left alone: they are what makes a build incremental.
 
 Which runs are checked (:func:`after_run`, :func:`before_run`): those whose
 job asks it, a run killed mid-way (timed out, cancelled), every run in a
@@ -33,7 +30,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from wynot.git import git
 from wynot.worktree import ScratchWorktree, stamp
@@ -128,11 +125,9 @@ def before_run(worktree: ScratchWorktree, asked: bool) -> Checked:
     """Before a run in a worktree not known to be as wynot left it (a run before
     was not checked, or was cancelled mid-way): when ``asked``, or in a small
     tree, put back what earlier commands changed."""
-    relinked = _relinked(worktree)
     if worktree.clean or not (asked or _tracked(worktree) <= CHECK_UP_TO):
-        return Checked(relinked)
-    found = check(worktree)
-    return replace(found, changed=relinked + found.changed)
+        return Checked()
+    return check(worktree)
 
 
 def after_run(worktree: ScratchWorktree, asked: bool, seconds: float,
@@ -143,20 +138,12 @@ def after_run(worktree: ScratchWorktree, asked: bool, seconds: float,
     worktree is left unchecked (not ``clean``)."""
     if not started_clean:
         worktree.unclean_runs += 1
-    relinked = _relinked(worktree)
     files = _tracked(worktree)
     if (asked or killed or files <= CHECK_UP_TO
             or files * SECONDS_PER_FILE <= CHECK_SHARE * seconds):
-        found = check(worktree)
-        return replace(found, changed=relinked + found.changed)
+        return check(worktree)
     worktree.clean = False
-    return Checked(relinked)
-
-
-def _relinked(worktree: ScratchWorktree) -> tuple[str, ...]:
-    """``(".git",)`` when the commands removed the worktree's ``.git`` and it was
-    put back (every git command there would fail without it), else ``()``."""
-    return (".git",) if worktree.relink() else ()
+    return Checked()
 
 
 def _tracked(worktree: ScratchWorktree) -> int:
