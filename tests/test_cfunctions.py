@@ -64,3 +64,50 @@ def test_a_top_level_const_or_a_new_name_is_no_change_of_signature() -> None:
     sigs_after = {name: sig for _, _, name, sig in after.functions.declared}
     assert sigs_before["f"] == sigs_after["f"]
     assert sigs_before["g"] != sigs_after["g"]  # a pointer to const is another type
+
+
+def test_a_cpp_member_declared_in_its_class_and_defined_outside_is_one_function() -> None:
+    """C++: the class body declares a member unqualified, with default arguments and
+    reference parameters; the definition outside the class names it ``Class::``,
+    without the defaults and with other parameter names. Both read as one signature,
+    operators and destructors too."""
+    header = outline("cpp", b"class Adder {\n public:\n"
+                     b"  Adder& operator()(const std::string& opts, int& n = zero);\n"
+                     b"  Adder(std::shared_ptr<int> p, int (&arr)[3]);\n"
+                     b"  ~Adder();\n};\n")
+    source = outline("cpp", b"Adder& Adder::operator()(const std::string& o, int& count)\n"
+                     b"{ return *this; }\n"
+                     b"Adder::Adder(std::shared_ptr<int> q, int (&values)[3]) {}\n"
+                     b"Adder::~Adder() {}\n")
+    assert header is not None and source is not None
+    declared = {name: sig for _, _, name, sig in header.functions.declared}
+    defined = {name: sig for _, _, name, sig in source.functions.declared}
+    assert set(declared) == {"operator()", "Adder", "~Adder"}
+    assert declared == defined
+    assert declared["operator()"] == "Adder(const std::string&,int&)"
+
+
+def test_a_cpp_member_retyped_in_its_class_and_outside_ties_the_two(
+        make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    pad = "".join(f"int pad{i}() {{ return {i}; }}\n" for i in range(8))
+    header = ("class Parser {\n public:\n  int parse(const std::string& text@);\n};\n"
+              + pad + "int other(int x);\n")
+    source = ('#include "parser.hpp"\n' + pad
+              + "int Parser::parse(const std::string& s@)\n{\n  return 0;\n}\n"
+              + pad + "int other(int x) { return x + #; }\n")
+    good = repo.commit({"parser.hpp": header.replace("@", "").encode(),
+                        "parser.cpp": source.replace("@", "").replace("#", "1").encode()})
+    bad = repo.commit({
+        "parser.hpp": header.replace("@", ", bool& strict = off").encode(),
+        "parser.cpp": source.replace("@", ", bool& strict_mode").replace("#", "2").encode()})
+    diff = read_diff(repo.path, good, bad)
+    label = {c.id: c.label for c in diff.changes}
+    needs = {label[a]: {label[b] for b in bs}
+             for a, bs in analyse(diff).dependencies().needs.items() if bs}
+    declaration = next(v for k, v in label.items() if v.startswith("parser.hpp"))
+    definition = next(v for k, v in label.items()
+                      if v.startswith("parser.cpp") and diff.changes[k].hunk is not None
+                      and "Parser::parse" in diff.changes[k].hunk.text)
+    assert needs.get(declaration) == {definition}
+    assert needs.get(definition) == {declaration}

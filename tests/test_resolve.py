@@ -633,7 +633,8 @@ def test_a_name_from_a_system_header_is_repaired_by_the_include_that_brings_it(
         make_repo, tmp_path) -> None:
     """gcc's `'DBL_EPSILON' undeclared`: no change declares it (float.h does), so the
     hunk that adds `#include <float.h>` to the file of the error repairs it, not the
-    include another file gains, nor the other hunks of the file."""
+    include another file gains, nor the other hunks of the file. That is a guess a
+    run checks: without a run, the error is no evidence that the include is needed."""
     body = b"int other(int n) {\n    return n;\n}\n" + PAD
     good = {"ini.c": b"#include <stdio.h>\n" + PAD + b"int parse(double a) {\n"
             b"    return a > 0;\n}\n" + PAD + body,
@@ -649,9 +650,12 @@ def test_a_name_from_a_system_header_is_repaired_by_the_include_that_brings_it(
     use = hunk_of(diff, "ini.c", "DBL_EPSILON;")
     output = compile_config(diff, frozenset({use}), tmp_path)
     assert "DBL_EPSILON" in output and "undeclared" in output
-    resolution = resolver_for(diff).resolve(output, {use})
+    resolver = resolver_for(diff)
+    resolution = resolver.resolve(output, {use})
     assert resolution.add == {include}
     assert (use, include) in resolution.learned
+    assert resolver.culprits(output, frozenset({use})) == frozenset()
+    assert resolver.needs_shown(output, frozenset({use})) == frozenset()
 
 
 def test_a_call_and_its_declaration_in_two_changes_are_observed_together(

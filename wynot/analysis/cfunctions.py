@@ -25,6 +25,11 @@ Function = tuple[int, int, str, str]
 
 _DECLARATORS = ("init_declarator", "pointer_declarator", "array_declarator",
                 "function_declarator", "parenthesized_declarator", "reference_declarator")
+# What a function declarator may be called: C++ names an operator, a destructor, or
+# a member defined outside its class (``Options::parse``: only its last part counts,
+# since the class body declares it unqualified).
+_NAMES = ("identifier", "field_identifier", "qualified_identifier", "operator_name",
+          "destructor_name")
 _HOLDERS = ("declaration", "function_definition", "field_declaration")
 _WRAPPERS = ("pointer_declarator", "reference_declarator", "parenthesized_declarator")
 _QUALIFIERS = re.compile(r"\b(?:const|volatile|restrict|__restrict|__restrict__)\b")
@@ -75,8 +80,7 @@ def _function(node: Any) -> Function | None:
     function pointer, not a call mistaken for one), as a :data:`Function`."""
     name_node = node.child_by_field_name("declarator")
     params = node.child_by_field_name("parameters")
-    if name_node is None or params is None or name_node.type not in (
-            "identifier", "field_identifier", "qualified_identifier"):
+    if name_node is None or params is None or name_node.type not in _NAMES:
         return None
     holder, stars = node.parent, ""
     while holder is not None and holder.type in _WRAPPERS:
@@ -94,12 +98,15 @@ def _function(node: Any) -> Function | None:
 
 def _parameter(node: Any) -> str:
     """A parameter's type as the compiler compares it: no name, no top-level qualifier."""
-    text = _text(node)
+    raw = bytes(node.text)
+    default = node.child_by_field_name("default_value")  # C++: only the declaration has it
+    if default is not None:
+        raw = raw[:default.start_byte - node.start_byte].rstrip().removesuffix(b"=")
     name = declared_identifier(node.child_by_field_name("declarator"))
     if name is not None:
         start, end = name.start_byte - node.start_byte, name.end_byte - node.start_byte
-        raw = bytes(node.text)
-        text = (raw[:start] + raw[end:]).decode("utf-8", errors="replace")
+        raw = raw[:start] + raw[end:]
+    text = raw.decode("utf-8", errors="replace")
     text = _normal(text)
     if any(mark in text for mark in "*&["):
         cut = max(text.rfind("*"), text.rfind("&"))
@@ -112,7 +119,10 @@ def _parameter(node: Any) -> str:
 def declared_identifier(node: Any) -> Any:
     """The identifier a declarator declares (through pointers, arrays, initialisers)."""
     while node is not None and node.type in _DECLARATORS:
-        node = node.child_by_field_name("declarator")
+        inner = node.child_by_field_name("declarator")
+        if inner is None and node.type in _WRAPPERS and node.named_child_count:
+            inner = node.named_children[-1]  # C++'s ``& name`` and ``(&name)`` name no field
+        node = inner
     if node is not None and node.type in ("identifier", "field_identifier",
                                           "type_identifier", "qualified_identifier"):
         return node

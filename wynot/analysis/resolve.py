@@ -205,7 +205,7 @@ class Resolver:
         applied = frozenset(applied)
         found: list[tuple[int, frozenset[int]]] = []
         for diagnostic in self.diagnostics(output):
-            fixes, users = self._repair(diagnostic, applied)
+            fixes, users = self._repair(diagnostic, applied, guess=False)
             if len(fixes) == 1:
                 found.append((min(fixes), frozenset(users)))
         return found
@@ -291,14 +291,19 @@ class Resolver:
             return []
         return [(users[0], missing[0])]
 
-    def _repair(self, diagnostic: Diagnostic, applied: frozenset[int]) -> tuple[
-            set[int], set[int]]:
+    def _repair(self, diagnostic: Diagnostic, applied: frozenset[int], *,
+                guess: bool = True) -> tuple[set[int], set[int]]:
         """(the changes that repair ``diagnostic``, the applied changes it came from).
 
         First the place: a GOOD line that an unapplied hunk rewrites is
         repaired by that hunk (for a call that does not fit its declaration,
         the compiler's notes name the declaration too). Then the name: see
-        :meth:`~wynot.analysis.names.NameIndex.repair`.
+        :meth:`~wynot.analysis.names.NameIndex.repair`. Last, with ``guess``,
+        for a type or name that nothing in the diff declares: the hunks that add
+        an ``#include`` to the file it is reported in. That is a guess, which a
+        repair's run checks; what the errors show without a run (:meth:`culprits`,
+        :meth:`needs_shown`) leaves it out: ``no type named 'type' in 'struct
+        std::enable_if<false, void>'`` is no missing header.
         """
         places = self._places(diagnostic, applied)
         rewrite = {p.change for p in places if p.change is not None and not p.applied}
@@ -311,7 +316,7 @@ class Resolver:
         owners = self._owners(diagnostic.qualifier)
         fixes, found_users = self._index.repair(
             diagnostic, applied, users, files, owners, self._files, self._scopes)
-        if not fixes and diagnostic.kind in ("undefined", "type") and files and (
+        if guess and not fixes and diagnostic.kind in ("undefined", "type") and files and (
                 not self._index.declares(diagnostic.name)):
             fixes = {c for f in files for c in self._includers.get(f, ()) if c not in applied}
             fixes = fixes if len(fixes) <= MAX_REPAIR else set()
