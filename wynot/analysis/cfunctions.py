@@ -106,8 +106,7 @@ def _parameter(node: Any) -> str:
     if name is not None:
         start, end = name.start_byte - node.start_byte, name.end_byte - node.start_byte
         raw = raw[:start] + raw[end:]
-    text = raw.decode("utf-8", errors="replace")
-    text = _normal(text)
+    text = _normal(raw.decode("utf-8", errors="replace"))
     if any(mark in text for mark in "*&["):
         cut = max(text.rfind("*"), text.rfind("&"))
         if cut >= 0:  # qualifiers after the last '*' qualify the parameter itself
