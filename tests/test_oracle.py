@@ -274,6 +274,36 @@ def test_errors_that_spread_past_the_repairs_are_answered_without_their_changes(
     assert [r.ids for r in later] == [{user, last_helper, cause}, {last_helper, cause}]
 
 
+def test_a_part_that_lacks_one_change_is_run_with_it(make_repo, tmp_path) -> None:
+    """As above, but calc.py's change (the cause) reads K from a new module k.py
+    that the question does not hold. The part without u.py (calc.py alone) does
+    not build, and its error names its one repair: the part with k.py FAILS and
+    answers for the question, and the oracle says where the failure lies."""
+    repo = make_repo("spread")
+    chain = {f"app/f{i}.py": b"pass\n" for i in range(1, 7)}
+    base = {"app/__init__.py": b"", "run_test.py": import_check(
+        "from app import u, calc", "calc.VALUE != 2")}
+    good = repo.commit({**base, **chain, "app/u.py": b"X = 1\n", "app/calc.py": b"VALUE = 2\n"})
+    helpers = {f"app/f{i}.py": b"from app.f%d import h%d\nh%d = h%d\n" % (i + 1, i + 1, i, i + 1)
+               for i in range(1, 6)}
+    bad = repo.commit({**base, **helpers, "app/f6.py": b"h6 = 1\n", "app/k.py": b"K = 3\n",
+                       "app/u.py": b"from app.f1 import h1\nX = h1\n",
+                       "app/calc.py": b"from app.k import K\nVALUE = K\n"})
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    user, cause, new = ids["app/u.py"], ids["app/calc.py"], ids["app/k.py"]
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff),
+                              loops_spread=1)
+        outcome = oracle(frozenset({user, cause}))
+    assert outcome is Outcome.FAIL
+    assert [(r.ids, r.outcome) for r in records if r.ran] == [
+        ({user, cause}, Outcome.UNRESOLVED), ({cause}, Outcome.UNRESOLVED),
+        ({cause, new}, Outcome.FAIL)]
+    assert oracle.failed_for(frozenset({user, cause})) == {cause, new}
+
+
 def test_a_question_that_holds_a_failing_part_is_answered_by_its_run(make_repo,
                                                                       tmp_path) -> None:
     """Once {u.py, calc.py} FAILED through its part (calc.py alone), a question that

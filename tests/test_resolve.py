@@ -403,6 +403,34 @@ def test_a_cxx_member_is_repaired_by_its_declaration_in_the_class(
     assert resolver.resolve(output, {defined}).add == {method}
 
 
+def test_a_static_member_of_an_exported_class_is_repaired_by_its_declaration(
+        make_repo, tmp_path) -> None:
+    """A library's header, read as C++ although it is a ``.h`` file, declares its
+    class with an export macro (``class WIDGET_API Widget``, which C++'s grammar
+    alone reads as a function named Widget). widget.cpp defines a static member
+    the header declares in another hunk: g++'s `is not a static data member of
+    'class ns::Widget'` adds that hunk, not the other hunks that name `label`."""
+    if shutil.which("g++") is None:
+        pytest.skip("g++ is not installed")
+    head = b"#define WIDGET_API\nnamespace ns {\nclass WIDGET_API Widget\n{\npublic:\n" + PAD
+    tail = b"};\n}\n"
+    others = b"".join(b"int other%d(int n) {\n    int label = n;\n" % i + PAD
+                      + b"    return label;\n}\n" for i in range(2))
+    good = {"widget.h": head + tail,
+            "widget.cpp": b"#include \"widget.h\"\nnamespace ns {\n" + PAD + others + b"}\n"}
+    bad = {"widget.h": head + b"    static const char* label;\n" + tail,
+           "widget.cpp": b"#include \"widget.h\"\nnamespace ns {\n"
+           b"const char* Widget::label = \"w\";\n" + PAD
+           + others.replace(b"int label = n;", b"int label = n + 1;") + b"}\n"}
+    repo = make_repo("exported")
+    diff = read_diff(repo.path, repo.commit(good), repo.commit(bad), context=0)
+    declared = hunk_of(diff, "widget.h", "+    static const char* label;")
+    defined = hunk_of(diff, "widget.cpp", "+const char* Widget::label")
+    output = compile_cxx(diff, frozenset({defined}), tmp_path, "g++")
+    assert "is not a static data member" in output
+    assert resolver_for(diff).resolve(output, {defined}).add == {declared}
+
+
 def python_package(make_repo):
     """Six modules each define f0..f5; m02 renames f3 to f3_v2, m04 starts calling
     m02.f3_v2; every module's f1 changes too (the names are everywhere)."""

@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolution, Resolver, Target, is_construction_failure
 from wynot.outcome import Outcome
-from wynot.result import TestRecord
+from wynot.result import TestRecord, plural
 from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
@@ -160,6 +160,8 @@ class SearchOracle:
     # question's own run, its repaired or its inner part), none inside another:
     # a later question that holds one of them is answered by that run.
     failed: list[frozenset[int]] = field(default_factory=list)
+    # Questions answered FAIL by a run of their part with its repairs: that run.
+    answered_by: dict[frozenset[int], frozenset[int]] = field(default_factory=dict)
     # Each round of the loops whose errors spread past the repairs: the diagnostics
     # it repaired, and what the loop added after it (its later rounds, and the
     # repair its last errors asked for). A later loop whose repairs lead to one of
@@ -199,6 +201,8 @@ class SearchOracle:
         part = self.failing_part(config)
         if part != config:
             return part
+        if config in self.answered_by:  # a part of it, repaired (:meth:`_part_repaired`)
+            return self.answered_by[config]
         return min((ids for ids in self.failed if config <= ids), key=len, default=config)
 
     def _failed(self, ids: frozenset[int]) -> None:
@@ -449,8 +453,31 @@ class SearchOracle:
                 return record
             if not self.did_not_build(record):
                 return None
+            repaired = self._part_repaired(config, kept, record)
+            if repaired is not None:
+                return repaired
             current = kept
         return None
+
+    def _part_repaired(self, config: frozenset[int], kept: frozenset[int],
+                       record: TestRecord) -> TestRecord | None:
+        """The part ``kept`` of ``config`` did not build (``record``): where its errors
+        name their one repair each, changes ``config`` does not hold (a link error
+        for the definition the part lacks), the part is run once with them (and
+        nothing the derived dependencies add: what it lacks, its errors say). A
+        FAIL answers for ``config`` (:meth:`failed_for` gives where it lies: dd+
+        goes on there when it holds what dd+ keeps applied); anything else, None."""
+        fixes = self._resolver().culprits(record.output_text(), kept) - config
+        if not fixes or len(fixes) > MAX_REPAIR_GROWTH:
+            return None
+        repaired = kept | fixes  # not closed: the errors say what it lacks, runs check
+        self.tester.progress(f"resolving: the part's errors name their repair -> adding "
+                             f"{plural(len(repaired - kept), 'change')} to the part")
+        record = self.tester.run(repaired, "search", resolving=config)
+        if record.outcome is not Outcome.FAIL:
+            return None
+        self.answered_by[config] = repaired
+        return record
 
     def _futile(self, step: Step, config: frozenset[int]) -> bool:
         """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from wynot.analysis.cfunctions import declared_identifier
 from wynot.analysis.lexical import changed_texts
-from wynot.analysis.treesitter import Scope, language_for, outline, parse
+from wynot.analysis.treesitter import Scope, file_language, outline, parse
 from wynot.changes import Change, FileDiff
 
 Declared = frozenset[tuple[str, str]]  # (scope, name)
@@ -124,7 +124,7 @@ def hunk_declarations(change: Change, fd: FileDiff) -> HunkDeclarations:
     """What a hunk of a file in a language with a grammar here other than Python's
     (whose analysis reads its own) declares, no longer declares and rewrites;
     nothing otherwise."""
-    language = language_for(fd.new_path or fd.old_path or "")
+    language = file_language(fd)
     if (change.hunk is None or language is None or language == "python" or fd.old is None
             or fd.new is None):
         return HunkDeclarations(frozenset(), frozenset())

@@ -37,7 +37,7 @@ from wynot.analysis.symbols import (
     analyse_file,
     change_symbols,
 )
-from wynot.analysis.treesitter import Outline, Tokens, language_for, tokens
+from wynot.analysis.treesitter import Outline, Tokens, file_language, tokens
 from wynot.changes import Change, ChangeKind, Diff, FileDiff
 
 
@@ -194,7 +194,7 @@ def side_words(diff: Diff, side: str) -> Counter[bytes]:
     whose tokens are read (by tree-sitter or a lexer): the rarity of names, for
     the clusters."""
     states = (getattr(fd, side) for fd in diff.files
-              if language_for(fd.old_path or fd.new_path or "") is not None
+              if file_language(fd) is not None
               or _lexer_of(fd) is not None)
     return word_counts(s.data for s in states if s is not None)
 

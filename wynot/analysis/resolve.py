@@ -33,7 +33,7 @@ from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics, without_co
 from wynot.analysis.names import MAX_REPAIR, NameIndex
 from wynot.analysis.places import Place, good_line, place
 from wynot.analysis.symbols import Symbols
-from wynot.analysis.treesitter import Scope, language_for, outline
+from wynot.analysis.treesitter import Scope, file_language, outline
 from wynot.changes import Diff
 
 MAX_ROUND = 8  # changes one round of repairs may add, beyond the first diagnostic's
@@ -390,7 +390,7 @@ class Resolver:
         if index not in self._good_sides:
             assert self._diff is not None
             fd = self._diff.files[index]
-            language = language_for(fd.old_path) if fd.old_path else None
+            language = file_language(fd) if fd.old_path else None
             side = outline(language, fd.old.data) if language and fd.old is not None else None
             hunks = [(c.id, *_good_span(c.hunk.text, c.hunk.old_start))
                      for c in fd.changes if c.hunk is not None]

@@ -54,7 +54,7 @@ from wynot.analysis.python import (
     whole_file_inert,
 )
 from wynot.analysis.runtime import NOTHING_INERT, evaluated
-from wynot.analysis.treesitter import Outline, language_for, outline
+from wynot.analysis.treesitter import Outline, file_language, outline
 from wynot.changes import Change, ChangeKind, FileDiff
 
 
@@ -198,7 +198,7 @@ class FileAnalysis:
 
 def analyse_file(fd: FileDiff) -> FileAnalysis:
     """Read each side of ``fd`` once (parse, walk) for everything the analysis needs."""
-    language = language_for(fd.old_path or fd.new_path or "")
+    language = file_language(fd)
     old = new = None
     hunks = [c.hunk for c in fd.changes if c.hunk is not None]
     if (suffix(fd.old_path or "") in PYTHON_SUFFIXES and fd.old is not None

@@ -91,13 +91,53 @@ def language_for(path: str) -> str | None:
     return language if language is not None and _grammar(language) is not None else None
 
 
+# A C header (``.h``) that C++ code is written in, by constructs C does not have
+# (as GitHub's linguist tells them apart): read with C's grammar, a class body
+# parses as a function and its members as statements.
+_CPP_HEADER = re.compile(
+    rb"^[ \t]*(?:template[ \t]*<|(?:class|namespace)[ \t]+\w+[^;()\n]*$|"
+    rb"(?:public|private|protected)[ \t]*:[ \t]*$|using[ \t]+namespace\b)"
+    rb"|\bstd::\w", re.MULTILINE)
+_HEADER_SNIFF = 200_000  # bytes of a header read for that
+
+
+def file_language(fd: Any) -> str | None:
+    """The tree-sitter language of a file of the diff (a
+    :class:`wynot.changes.FileDiff`): by its extension, and for a ``.h`` file by
+    what its sides hold (C++ when either is written in it)."""
+    language = language_for(fd.new_path or fd.old_path or "")
+    if language == "c" and suffix(fd.new_path or fd.old_path or "") == ".h" and any(
+            state is not None and _CPP_HEADER.search(state.data[:_HEADER_SNIFF])
+            for state in (fd.old, fd.new)) and _grammar("cpp") is not None:
+        return "cpp"
+    return language
+
+
 def parse(language: str, source: bytes) -> Tree | None:
     """The syntax tree of ``source`` (errors are recovered, not raised); None if the
     language has no grammar here or the source is too large."""
     grammar = _grammar(language)
     if grammar is None or len(source) > MAX_SOURCE:
         return None
+    if language in ("c", "cpp"):
+        source = _EXPORT_MACRO.sub(_blank, source)
     return grammar.parser.parse(source)
+
+
+# ``class MYLIB_API Widget {`` and ``struct EXPORT point :``: a macro (an upper-case
+# name, empty or an attribute once preprocessed) between the keyword and the
+# name, which the grammars, knowing no macros, read as a function named Widget.
+_EXPORT_MACRO = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+([A-Z][A-Z0-9_]*)[ \t]+"
+    rb"(?=[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?:\{|:(?!:)|\n[ \t]*[{:]))")
+
+
+def _blank(match: re.Match[bytes]) -> bytes:
+    """The match with its macro blanked out, byte for byte (offsets and lines stay)."""
+    start, end = match.span(1)
+    whole = match.group(0)
+    offset = match.start(0)
+    return whole[:start - offset] + b" " * (end - start) + whole[end - offset:]
 
 
 @dataclass(frozen=True)
