@@ -13,6 +13,7 @@ import pytest
 from wynot.analysis import resolve
 from wynot.analysis.declarations import (
     HunkDeclarations,
+    declarations,
     hunk_declarations,
     line_edit,
     outline_declarations,
@@ -836,6 +837,18 @@ def test_declarations_of_other_languages_come_from_their_outline(
     """A method is declared in its class (what `Property 'upper' does not exist
     on type 'Parser'` asks for), a local or parameter in its function."""
     assert expected <= set(outline_declarations(language, source))
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_a_prototypes_parameters_are_declared_nowhere(language: str) -> None:
+    """`int parse(const char *s);` in a header declares parse, not an `s` at file
+    level that an `'s' undeclared` anywhere could be repaired by; a definition's
+    parameters are its function's, as its locals are."""
+    source = (b"int parse(const char *s);\nstatic int (*hook)(int level);\n"
+              b"int parse(const char *t) {\n    int u = 0;\n    return u + t[0];\n}\n")
+    assert set(declarations(language, source)) == {
+        (1, "", "parse"), (2, "", "hook"), (3, "", "parse"), (3, "parse", "t"),
+        (4, "parse", "u")}
 
 
 def test_declarations_retyped_alike_have_one_edit() -> None:

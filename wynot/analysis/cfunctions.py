@@ -128,8 +128,6 @@ def declared_identifier(node: Any) -> Any:
     return None
 
 
-
-
 def _normal(text: str) -> str:
     return _PUNCT_SPACE.sub(r"\1", _SPACE.sub(" ", text).strip())
 

@@ -56,9 +56,14 @@ def declarations(language: str, source: bytes) -> tuple[tuple[int, str, str], ..
     return tuple(sorted(set(_walk(tree.root_node, ""))))
 
 
-def _walk(node: Any, scope: str) -> Iterator[tuple[int, str, str]]:
+def _walk(node: Any, scope: str, parameters: bool = True) -> Iterator[tuple[int, str, str]]:
+    """The declarations under ``node``, in ``scope``; ``parameters``: whether a
+    parameter list here declares its names (a definition's, in its function's
+    scope), not a prototype's, whose names are visible nowhere."""
     kind = node.type
     inner = scope
+    if kind == "parameter_list" and not parameters:
+        return
     if kind == "function_definition":
         name = declared_identifier(node.child_by_field_name("declarator"))
         if name is not None:
@@ -70,6 +75,8 @@ def _walk(node: Any, scope: str) -> Iterator[tuple[int, str, str]]:
             name = declared_identifier(child)
             if name is not None:
                 yield name.start_point[0] + 1, scope, _text(name)
+        if kind != "parameter_declaration":  # a prototype, a member function declared
+            parameters = False
     elif kind in ("preproc_def", "preproc_function_def", "enumerator"):
         name = node.child_by_field_name("name")
         if name is not None:
@@ -80,8 +87,10 @@ def _walk(node: Any, scope: str) -> Iterator[tuple[int, str, str]]:
             yield name.start_point[0] + 1, scope, _text(name)
             if kind != "enum_specifier":
                 inner = f"{_AGGREGATES[kind]} {_text(name)}"
+    if kind == "function_definition":
+        parameters = True
     for child in node.children:
-        yield from _walk(child, inner)
+        yield from _walk(child, inner, parameters)
 
 
 def _text(node: Any) -> str:
