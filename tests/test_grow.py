@@ -171,3 +171,64 @@ def test_a_batch_that_breaks_an_import_drops_all_but_what_its_error_names(
     with run_tester(repo, good, diff, tmp_path / "plain") as (tester, plain):
         label(tester, everything, lambda: False, Dependencies(), everything, units)
     assert len(runs) < len([r for r in plain if r.ran])  # halving the batch instead
+
+
+def helped_repo(make_repo, then: bytes = b"from app import settings\n"
+                b"assert settings.WIDE, 'the mode is narrow'\n"
+                ) -> tuple[GitRepo, str, Diff, dict[str, int]]:
+    """core.py (the cause) imports ``scale`` from helpers.py's change, then runs
+    ``then`` (by default: asserts a setting that settings.py's change turns on);
+    twelve modules change besides."""
+    repo = make_repo("helped")
+    filler = b"".join(b"# line %d\n" % i for i in range(8))
+    spare = {f"app/x{i:02}.py": b"V = %d\n" for i in range(SPARE)}
+    base = {"run_test.py": CHECK, "app/__init__.py": b""}
+    good = repo.commit({**base, **{p: v % 1 for p, v in spare.items()},
+                        "app/helpers.py": b"def double(x):\n    return 2 * x\n" + filler,
+                        "app/settings.py": b"WIDE = False\n",
+                        "app/core.py": b"import os\n" + filler + b"LIMIT = 5\n"})
+    bad = repo.commit({**base, **{p: v % 2 for p, v in spare.items()},
+                       "app/helpers.py": b"def double(x):\n    return 2 * x\n" + filler
+                       + b"def scale(x):\n    return 2 * x\n",
+                       "app/settings.py": b"WIDE = True\n",
+                       "app/core.py": b"import os\n" + filler
+                       + b"from app.helpers import scale\n" + then + b"LIMIT = scale(5)\n"})
+    diff = read_diff(repo.path, good, bad)
+    return repo, good, diff, {c.path: c.id for c in diff.changes}
+
+
+def test_a_repair_whose_error_is_gone_is_learned_though_more_is_missing(
+        make_repo, tmp_path: Path) -> None:
+    """Grown alone, core.py's ImportError is repaired by helpers.py; the next run
+    fails on the assertion, which names nothing to repair, so growing ends
+    without an answer. The import's repair helped all the same: ``learn`` is
+    told core.py needs helpers.py, for the search's later questions."""
+    repo, good, diff, ids = helped_repo(make_repo)
+    cause, helper = ids["app/core.py"], ids["app/helpers.py"]
+    learned: list[tuple[int, int]] = []
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        grown = grow(tester, resolver_of(diff), frozenset({cause}),
+                     frozenset(ids.values()), lambda: False, "search", learned.extend)
+    assert grown is None
+    assert [r.ids for r in records if r.ran] == [{cause}, {cause, helper}]
+    assert "AssertionError" in records[-1].output_text()
+    assert learned == [(cause, helper)]
+
+
+def test_the_oracle_learns_a_repair_whose_error_is_gone(make_repo, tmp_path: Path) -> None:
+    """The same through the search's oracle, core.py then importing a name that no
+    change defines: {core.py} does not import, its repair runs and does not
+    import either, for a reason nothing repairs (the loop ends UNRESOLVED). The
+    repair is learned all the same, and a later question with core.py gets
+    helpers.py at once: one run, not a loop of two."""
+    repo, good, diff, ids = helped_repo(make_repo, b"from app.settings import MODE\n")
+    cause, helper, spare = ids["app/core.py"], ids["app/helpers.py"], ids["app/x00.py"]
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
+        assert oracle(frozenset({cause})) is Outcome.UNRESOLVED
+        assert helper in oracle.deps.needs.get(cause, set())
+        asked = len(records)
+        assert oracle(frozenset({cause, spare})) is Outcome.UNRESOLVED
+    assert [r.ids for r in records[:asked] if r.ran] == [{cause}, {cause, helper}]
+    assert [r.ids for r in records[asked:] if r.ran] == [{cause, helper, spare}]

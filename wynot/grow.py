@@ -24,7 +24,7 @@ or the limit end the attempt without an answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from wynot.analysis.resolve import Resolution, Target
 from wynot.dd import SearchStopped
@@ -34,6 +34,7 @@ from wynot.tester import Tester
 
 MAX_ATTEMPTS = 2  # repairs one diagnostic may get before the attempt ends
 Repair = Callable[[str, frozenset[int]], "Resolution | None"]
+Learn = Callable[[Sequence[tuple[int, int]]], None]
 
 
 def round_limit(within: frozenset[int]) -> int:
@@ -52,7 +53,8 @@ def worth_growing(core: frozenset[int], within: frozenset[int]) -> bool:
 
 
 def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset[int],
-         stop: Callable[[], bool], phase: str = "label") -> frozenset[int] | None:
+         stop: Callable[[], bool], phase: str = "label",
+         learn: Learn | None = None) -> frozenset[int] | None:
     """``core`` grown by repairs from ``within`` until it FAILS: that configuration,
     or None when it passes, an error cannot be repaired, or the rounds run out.
 
@@ -60,12 +62,17 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     for the errors ``output`` reports (None with resolution off); the runs
     count as ``phase``; a configuration already run is read from its record
     (:meth:`Tester.earlier`: another record of it would count as one more test).
-    Raises SearchStopped (carrying ``within``, which fails) once the budget is spent.
+    ``learn``, when given, is told the (user, needed) pairs of each repair whose
+    errors the next run no longer reports, whatever else it reports (the
+    oracle's :meth:`~wynot.oracle.SearchOracle.helped_by`: the search's questions
+    get those changes at once). Raises SearchStopped (carrying ``within``, which
+    fails) once the budget is spent.
     """
     config = core
     taken_back: set[int] = set()  # repairs that did not help: never offered again
     attempts: dict[Target, int] = {}
     last: tuple[frozenset[int], frozenset[Target]] = (frozenset(), frozenset())
+    last_learned: tuple[tuple[int, int], ...] = ()
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
@@ -82,6 +89,8 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
             resolution = repair(output, config | taken_back)
             if resolution is None:
                 return None
+        elif last[0] and learn is not None:  # its errors gone: the repair was needed
+            learn(last_learned)
         add = (resolution.add & within) - config - taken_back
         for target in resolution.targets:
             attempts[target] = attempts.get(target, 0) + 1
@@ -92,4 +101,5 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
                         f"{plural(len(add), 'change')} of the answer")
         config |= add
         last = (frozenset(add), resolution.targets)
+        last_learned = tuple((a, b) for a, b in resolution.learned if b in add)
     return None

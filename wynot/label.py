@@ -128,7 +128,8 @@ def standalone(tester: Tester, plan: Plan, oracle: SearchOracle, chosen: frozens
                             "answer, its context minimised by units")
             return around
         if oracle.resolver is not None and worth_growing(chosen, around):  # its errors
-            grown = grow(tester, oracle.resolution, chosen, around, stop, "search")
+            grown = grow(tester, oracle.resolution, chosen, around, stop, "search",
+                         oracle.helped_by)
             if grown is not None:
                 return grown
         rest = [c for c in plan.order if c in around and c not in chosen]

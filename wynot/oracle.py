@@ -364,6 +364,8 @@ class SearchOracle:
                 return record, False
             resolver = self._resolver()
             output = record.output_text()  # read once: four readers below
+            if learned and not resolver.reports_again(output, enlarged, targeted):
+                self.helped_by(learned)  # the errors repaired are gone, if others came
             seen.update(resolver.involved(output, enlarged))
             resolution = resolver.resolve(output, enlarged)
             for a, b in resolution.observed:  # seen by the compiler: no need to build
@@ -400,6 +402,17 @@ class SearchOracle:
             for step, before in steps:
                 self.futile.setdefault(step, []).append((before, involved))
         return record, spread
+
+    def helped_by(self, learned: Sequence[tuple[int, int]]) -> None:
+        """Learn the (user, needed) pairs of repairs whose errors the next run no
+        longer reports, though it did not build for other reasons: the repair
+        is needed (``can't read "internal"`` gone once the hunk that sets it is
+        in), and a later configuration with the user gets it at once
+        (:meth:`_answer`), where a loop would take it again, or, once it ended
+        UNRESOLVED, not at all (:attr:`futile`)."""
+        for a, b in learned:
+            self.learned += self.deps.add(a, b)
+            self.taught.add(a, b)
 
     def _spread(self, rounds: list[tuple[frozenset[Target], frozenset[int]]],
                 record: TestRecord, enlarged: frozenset[int]) -> None:
