@@ -22,6 +22,7 @@ import os
 import shlex
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,8 +58,12 @@ def run_wynot(wynot: list[str], repo: Path, command: list[str], mode: str, *, ma
            "good", "bad", "--", *command]
     t0 = time.monotonic()
     hung = False
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
+    with open(out_path, "wb") as out, open(err_path, "wb") as err, \
+            tempfile.TemporaryDirectory(prefix="wynot-bench-cwd-") as cwd:
+        # An empty working directory: ``python -m wynot`` puts it first on
+        # sys.path, so that run from this checkout it would import this
+        # checkout's wynot and not the one --wynot names (PYTHONPATH=SNAPSHOT).
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True, cwd=cwd)
         try:
             code = proc.wait(timeout=wall_limit)
         except subprocess.TimeoutExpired:

@@ -45,11 +45,15 @@ MODES = {
 
 def run_wynot(wynot: list[str], repo: Path, mode: str, max_tests: int, timeout: float,
               patch: Path) -> dict:
-    cmd = [*wynot, "-C", str(repo), "--json", "--no-cache", "-q", "--timeout", str(timeout),
-           "--max-tests", str(max_tests), "--patch", str(patch), *MODES[mode],
-           "good", "bad", "--", *rc.TEST_COMMAND]
+    cmd = [*wynot, "-C", str(repo.resolve()), "--json", "--no-cache", "-q", "--timeout",
+           str(timeout), "--max-tests", str(max_tests), "--patch", str(patch.resolve()),
+           *MODES[mode], "good", "bad", "--", *rc.TEST_COMMAND]
     t0 = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    with tempfile.TemporaryDirectory(prefix="wynot-bench-cwd-") as cwd:
+        # An empty working directory: ``python -m wynot`` puts it first on
+        # sys.path, so that run from this checkout it would import this
+        # checkout's wynot and not the one --wynot names (PYTHONPATH=SNAPSHOT).
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
     wall = time.monotonic() - t0
     report = None
     try:
