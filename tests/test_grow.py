@@ -17,7 +17,7 @@ from wynot.changes import Diff
 from wynot.diffread import read_diff
 from wynot.grow import grow, round_limit
 from wynot.label import label, standalone
-from wynot.oracle import SearchOracle
+from wynot.oracle import MAX_KNOWN_REPAIR, SearchOracle
 from wynot.outcome import Outcome
 from wynot.result import CAUSE, CONTEXT
 
@@ -208,27 +208,45 @@ def test_a_repair_whose_error_is_gone_is_learned_though_more_is_missing(
     learned: list[tuple[int, int]] = []
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
         grown = grow(tester, resolver_of(diff), frozenset({cause}),
-                     frozenset(ids.values()), lambda: False, "search", learned.extend)
+                     frozenset(ids.values()), lambda: False, "search",
+                     lambda pairs, added: learned.extend(pairs))
     assert grown is None
     assert [r.ids for r in records if r.ran] == [{cause}, {cause, helper}]
     assert "AssertionError" in records[-1].output_text()
     assert learned == [(cause, helper)]
 
 
-def test_the_oracle_learns_a_repair_whose_error_is_gone(make_repo, tmp_path: Path) -> None:
-    """The same through the search's oracle, core.py then importing a name that no
-    change defines: {core.py} does not import, its repair runs and does not
-    import either, for a reason nothing repairs (the loop ends UNRESOLVED). The
-    repair is learned all the same, and a later question with core.py gets
-    helpers.py at once: one run, not a loop of two."""
-    repo, good, diff, ids = helped_repo(make_repo, b"from app.settings import MODE\n")
+def test_the_oracle_gives_a_learned_repair_at_once(make_repo, tmp_path: Path) -> None:
+    """What grow teaches the oracle: a later question with core.py gets helpers.py
+    at once, one run (not a loop of two); a repair of more than a few changes
+    is not learned."""
+    repo, good, diff, ids = helped_repo(
+        make_repo, b"raise ImportError('the build is incomplete')\n")
     cause, helper, spare = ids["app/core.py"], ids["app/helpers.py"], ids["app/x00.py"]
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
         oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
-        assert oracle(frozenset({cause})) is Outcome.UNRESOLVED
-        assert helper in oracle.deps.needs.get(cause, set())
-        asked = len(records)
+        oracle.helped_by([(spare, helper)], MAX_KNOWN_REPAIR + 1)
+        assert not oracle.deps.needs
+        oracle.helped_by([(cause, helper)], 1)
         assert oracle(frozenset({cause, spare})) is Outcome.UNRESOLVED
-    assert [r.ids for r in records[:asked] if r.ran] == [{cause}, {cause, helper}]
-    assert [r.ids for r in records[asked:] if r.ran] == [{cause, helper, spare}]
+    assert [r.ids for r in records if r.ran] == [{cause, helper, spare}]
+    assert "the build is incomplete" in records[-1].output_text()
+
+
+def test_repairs_are_not_taught_while_the_errors_still_name_something(
+        make_repo, tmp_path: Path) -> None:
+    """core.py then imports a name that no change defines: after the repair by
+    helpers.py the error names MODE, which nothing repairs. The repairs so far
+    may be a detour; nothing is taught."""
+    repo, good, diff, ids = helped_repo(make_repo, b"from app.settings import MODE\n")
+    cause, helper = ids["app/core.py"], ids["app/helpers.py"]
+    learned: list[tuple[int, int]] = []
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        grown = grow(tester, resolver_of(diff), frozenset({cause}),
+                     frozenset(ids.values()), lambda: False, "search",
+                     lambda pairs, added: learned.extend(pairs))
+    assert grown is None
+    assert [r.ids for r in records if r.ran] == [{cause}, {cause, helper}]
+    assert "MODE" in records[-1].output_text()
+    assert learned == []

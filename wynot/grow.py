@@ -34,7 +34,7 @@ from wynot.tester import Tester
 
 MAX_ATTEMPTS = 2  # repairs one diagnostic may get before the attempt ends
 Repair = Callable[[str, frozenset[int]], "Resolution | None"]
-Learn = Callable[[Sequence[tuple[int, int]]], None]
+Learn = Callable[[Sequence[tuple[int, int]], int], None]  # (pairs, changes added)
 
 
 def round_limit(within: frozenset[int]) -> int:
@@ -62,17 +62,20 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     for the errors ``output`` reports (None with resolution off); the runs
     count as ``phase``; a configuration already run is read from its record
     (:meth:`Tester.earlier`: another record of it would count as one more test).
-    ``learn``, when given, is told the (user, needed) pairs of each repair whose
-    errors the next run no longer reports, whatever else it reports (the
-    oracle's :meth:`~wynot.oracle.SearchOracle.helped_by`: the search's questions
-    get those changes at once). Raises SearchStopped (carrying ``within``, which
-    fails) once the budget is spent.
+    ``learn``, when given, is told the (user, needed) pairs of the repairs made,
+    when the attempt ends on a run whose errors name nothing more to repair
+    (the oracle's :meth:`~wynot.oracle.SearchOracle.helped_by`: the search's
+    questions get those changes at once). Where the last errors still name
+    something, the repairs so far may be a detour (a line rewritten rather than
+    a declaration brought in), and are not taught: cxxopts' chain of four
+    rounds, taught, made its answer 28 changes where it is 5. Raises
+    SearchStopped (carrying ``within``, which fails) once the budget is spent.
     """
     config = core
     taken_back: set[int] = set()  # repairs that did not help: never offered again
     attempts: dict[Target, int] = {}
     last: tuple[frozenset[int], frozenset[Target]] = (frozenset(), frozenset())
-    last_learned: tuple[tuple[int, int], ...] = ()
+    learned: dict[int, list[tuple[int, int]]] = {}  # each change added: why
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
@@ -89,9 +92,10 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
             resolution = repair(output, config | taken_back)
             if resolution is None:
                 return None
-        elif last[0] and learn is not None:  # its errors gone: the repair was needed
-            learn(last_learned)
         add = (resolution.add & within) - config - taken_back
+        if not add and not resolution.named and learn is not None:  # nothing named
+            learn([pair for added in sorted(config & learned.keys()) for pair in learned[added]],
+                  len(config - core))
         for target in resolution.targets:
             attempts[target] = attempts.get(target, 0) + 1
         if not add or any(n > MAX_ATTEMPTS for n in attempts.values()) or not worth_growing(
@@ -101,5 +105,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
                         f"{plural(len(add), 'change')} of the answer")
         config |= add
         last = (frozenset(add), resolution.targets)
-        last_learned = tuple((a, b) for a, b in resolution.learned if b in add)
+        for a, b in resolution.learned:
+            if b in add:
+                learned.setdefault(b, []).append((a, b))
     return None

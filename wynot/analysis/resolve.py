@@ -77,6 +77,9 @@ class Resolution:
     # and the other not. A fact about the code, learned whether or not the
     # repair builds (``learned`` is a repair's guess, kept only once it builds).
     observed: tuple[tuple[int, int], ...] = ()
+    # Whether the output reports a diagnostic that names something, repaired or
+    # not: with none, a configuration got past every error a repair could read.
+    named: bool = False
 
 
 class Resolver:
@@ -167,7 +170,8 @@ class Resolver:
                 labels.append(f"{pair[0]}({pair[1]}=)")
                 repaired.add(pair[0])
         observed: list[tuple[int, int]] = []
-        for diagnostic in self.diagnostics(output):
+        diagnostics = self.diagnostics(output)
+        for diagnostic in diagnostics:
             observed.extend(self._disagreeing(diagnostic, applied))
             if diagnostic.kind == "signature" and diagnostic.name.rsplit(".")[-1] in repaired:
                 continue
@@ -180,7 +184,8 @@ class Resolver:
                 labels.append(_label(diagnostic))
                 targets.add(self.target(diagnostic, applied))
         return Resolution(frozenset(add), tuple(dict.fromkeys(learned)), tuple(labels),
-                          frozenset(targets), tuple(dict.fromkeys(observed)))
+                          frozenset(targets), tuple(dict.fromkeys(observed)),
+                          any(d.name for d in diagnostics))
 
     def culprits(self, output: str, applied: Iterable[int]) -> frozenset[int]:
         """The changes outside ``applied`` that one error of ``output`` alone points
