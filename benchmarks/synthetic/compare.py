@@ -27,6 +27,7 @@ temporary directory that is removed at the end.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import math
 import shutil
@@ -111,8 +112,13 @@ def run_gracefully(command: list[str], timeout: float | None
 
     None after a timeout; KeyboardInterrupt is raised again once wynot has exited.
     """
+    # An empty working directory: ``python -m wynot`` puts it first on sys.path,
+    # so that run from this checkout it would import this checkout's wynot and
+    # not the one --wynot names (PYTHONPATH=SNAPSHOT).
+    cwd = tempfile.mkdtemp(prefix="wynot-bench-cwd-")
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, cwd=cwd)
+    atexit.register(shutil.rmtree, cwd, ignore_errors=True)
 
     def stop() -> None:
         proc.send_signal(signal.SIGINT)
@@ -140,7 +146,7 @@ def option_missing(stderr: str) -> bool:
 def run_config(key: str, repo: Path, info: dict[str, object],
                args: argparse.Namespace) -> Row:
     name, options = CONFIGS[key]
-    command = [*args.wynot, "-C", str(repo), "--json", "--no-cache", "-q",
+    command = [*args.wynot, "-C", str(repo.resolve()), "--json", "--no-cache", "-q",
                "--max-tests", str(args.max_tests), *options, *args.wynot_arg,
                "good", "bad", "--", *info["test"]]  # type: ignore[misc]
     started = time.monotonic()
