@@ -75,7 +75,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
     taken_back: set[int] = set()  # repairs that did not help: never offered again
     attempts: dict[Target, int] = {}
     last: tuple[frozenset[int], frozenset[Target]] = (frozenset(), frozenset())
-    learned: dict[int, list[tuple[int, int]]] = {}  # each change added: why
+    why: dict[int, list[tuple[int, int]]] = {}  # each change added: (user, it) pairs
     for _ in range(round_limit(within)):
         if stop() and not tester.has_run(config):
             raise SearchStopped(within, tester.runs(phase))
@@ -94,7 +94,7 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
                 return None
         add = (resolution.add & within) - config - taken_back
         if not add and not resolution.named and learn is not None:  # nothing named
-            learn([pair for added in sorted(config & learned.keys()) for pair in learned[added]],
+            learn([pair for added in sorted(config & why.keys()) for pair in why[added]],
                   len(config - core))
         for target in resolution.targets:
             attempts[target] = attempts.get(target, 0) + 1
@@ -107,5 +107,5 @@ def grow(tester: Tester, repair: Repair, core: frozenset[int], within: frozenset
         last = (frozenset(add), resolution.targets)
         for a, b in resolution.learned:
             if b in add:
-                learned.setdefault(b, []).append((a, b))
+                why.setdefault(b, []).append((a, b))
     return None

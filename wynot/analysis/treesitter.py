@@ -33,11 +33,14 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wynot.analysis.cfunctions import NO_FUNCTIONS, Functions, read_functions
 from wynot.analysis.lexical import suffix
 from wynot.analysis.loadtime import RUNTIME_LINKED, Span, deferred_spans
+
+if TYPE_CHECKING:
+    from wynot.changes import FileDiff
 
 _EXTENSIONS = {
     "c": (".c", ".h"),
@@ -101,10 +104,9 @@ _CPP_HEADER = re.compile(
 _HEADER_SNIFF = 200_000  # bytes of a header read for that
 
 
-def file_language(fd: Any) -> str | None:
-    """The tree-sitter language of a file of the diff (a
-    :class:`wynot.changes.FileDiff`): by its extension, and for a ``.h`` file by
-    what its sides hold (C++ when either is written in it)."""
+def file_language(fd: FileDiff) -> str | None:
+    """The tree-sitter language of a file of the diff: by its extension, and for a
+    ``.h`` file by what its sides hold (C++ when either is written in it)."""
     language = language_for(fd.new_path or fd.old_path or "")
     if language == "c" and suffix(fd.new_path or fd.old_path or "") == ".h" and any(
             state is not None and _CPP_HEADER.search(state.data[:_HEADER_SNIFF])
@@ -134,10 +136,8 @@ _EXPORT_MACRO = re.compile(
 
 def _blank(match: re.Match[bytes]) -> bytes:
     """The match with its macro blanked out, byte for byte (offsets and lines stay)."""
-    start, end = match.span(1)
-    whole = match.group(0)
-    offset = match.start(0)
-    return whole[:start - offset] + b" " * (end - start) + whole[end - offset:]
+    macro = match.group(1)
+    return match.group(0).replace(macro, b" " * len(macro), 1)
 
 
 @dataclass(frozen=True)
