@@ -417,9 +417,15 @@ class SearchOracle:
         against 124."""
         if added > MAX_KNOWN_REPAIR:
             return
+        new = 0
         for a, b in learned:
-            self.learned += self.deps.add(a, b)
+            new += self.deps.add(a, b)
             self.taught.add(a, b)
+        if new:
+            self.learned += new
+            self.tester.progress("resolving: the answer's repairs got it past every error "
+                                 f"that names something -> {new} learned "
+                                 f"{'dependency' if new == 1 else 'dependencies'}")
 
     def _spread(self, rounds: list[tuple[frozenset[Target], frozenset[int]]],
                 record: TestRecord, enlarged: frozenset[int]) -> None:
