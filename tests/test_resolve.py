@@ -157,6 +157,8 @@ EXPECTED = {
     # counts from its body, the file's is the outermost caller's)
     "tcl_command": [("product", "undefined", "shapes", [])],
     "tcl_variable": [("count", "undefined", "", [])],
+    # perl: the sub qualified by its package, and the call's place
+    "perl_undefined": [("product", "undefined", "Shapes", [("lib/Shapes.pm", 3)])],
 }
 
 
@@ -613,6 +615,14 @@ def test_node_reference_errors_are_construction_failures() -> None:
     assert not is_construction_failure(
         "AssertionError [ERR_ASSERTION]: 1 == 2\n    at Object.<anonymous> (/w/t.js:3:8)\n"
         "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n")
+
+
+@pytest.mark.parametrize("name", ["tcl_command.txt", "tcl_variable.txt", "perl_undefined.txt"])
+def test_names_missing_at_run_time_are_construction_failures(name: str) -> None:
+    """tclsh's `invalid command name` and `no such variable`, Perl's `Undefined
+    subroutine`: a name the configuration lacks, as Python's NameError, so that
+    the search repairs such a run rather than taking it as built."""
+    assert is_construction_failure((ERRORS / name).read_text(encoding="utf-8"))
 
 
 def test_construction_words_are_found_as_plain_words() -> None:

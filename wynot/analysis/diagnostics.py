@@ -10,7 +10,9 @@ attribute was looked up in; javac adds ``symbol:`` and
 ``location:`` lines; Node prints ``at f (file:line:col)`` frames; rustc
 puts its places on ``-->`` lines of their own (:mod:`wynot.analysis.rustc`);
 tclsh names a command or variable qualified by its namespace
-(``invalid command name "::mime::parse"``) and no place that leads to it.
+(``invalid command name "::mime::parse"``) and no place that leads to it;
+Perl names a sub qualified by its package, and the place of the call
+(``Undefined subroutine &Shapes::product called at lib/Shapes.pm line 3.``).
 :func:`parse_diagnostics` turns all of that into :class:`Diagnostic` values.
 
 Every reader here runs in time linear in the size of the output: lines are
@@ -139,6 +141,8 @@ _MESSAGES = _table(
         ("can't read", r'can\'t read "([\w:]+)(?:\([^)"]*\))?": no such', "undefined", 1, 0),
         ("can't find package", r"can't find package ([\w:]+)", "import", 1, 0),
         ("wrong # args", r'wrong # args: should be "([\w:]+)', "signature", 1, 0),
+        # Perl: a sub called that no package defines, qualified by its package
+        ("Undefined subroutine", r"Undefined subroutine &([\w:]+) called", "undefined", 1, 0),
 )
 # C++ compilers name what they blame qualified and typed (``'const char*
 # ns::Widget::title'``, ``'void ns::Widget::resize(int)'``, ``'const class
@@ -190,6 +194,7 @@ _PY_FRAME = re.compile(r'\s*File "([^"]+)", line (\d+)')
 _NODE_FRAME = re.compile(r"\s+at (?:.* \()?((?:file://)?/[^\s():]+|[\w./-]+\.[cm]?[jt]sx?)"
                          r":(\d+):\d+\)?$")
 _LINKER_AT = re.compile(r"([^\s:(][^:(]*):(?:(\d+)|\([^)]*\)): undefined reference to ")
+_PERL_AT = re.compile(r" at (\S+) line (\d+)\.$")  # the end of Perl's die and warn
 _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
 _JAVA_LOCATION = re.compile(r"\s+location:\s+(?:variable \w+ of type |class |interface )"
                             r"([\w.]+)")
@@ -299,9 +304,9 @@ def output_lines(output: str) -> Iterator[str]:
 
 
 def _location(line: str) -> Location | None:
-    match = _COMPILER.match(line)
+    match = _COMPILER.match(line) or _LINKER_AT.match(line)
     if match is None:
-        match = _LINKER_AT.match(line)
+        match = _PERL_AT.search(line) if line.endswith(".") and " line " in line else None
         if match is None:
             return None
     return Location(match.group(1), int(match.group(2) or 0))  # 0: the file only

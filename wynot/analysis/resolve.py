@@ -48,7 +48,9 @@ SIGNATURE_PATTERNS: tuple[str, ...] = (
 CONSTRUCTION_ERRORS = re.compile("|".join((
     r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
     r"IndentationError|ReferenceError|error: |undefined reference|fatal error|ld returned|"
-    r"\[build failed\]|\[setup failed\]|error TS)",  # go test's; tsc's (error TS2304: ...)
+    r"\[build failed\]|\[setup failed\]|error TS|"  # go test's; tsc's (error TS2304: ...)
+    # names missing at run time, as Python's NameError is: tclsh's and Perl's
+    r"invalid command name|: no such variable|Undefined subroutine)",
     *SIGNATURE_PATTERNS,
 )))
 
