@@ -609,6 +609,31 @@ def test_a_tcl_command_renamed_is_repaired_by_its_new_definition(make_repo, tmp_
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
 
 
+@pytest.mark.skipif(shutil.which("perl") is None, reason="needs perl")
+def test_a_perl_sub_renamed_is_repaired_by_its_new_definition(make_repo, tmp_path) -> None:
+    """The same rename in a Perl module: perl's `Undefined subroutine
+    &Shapes::multiply called at lib/Shapes.pm line N.` adds the hunk that defines
+    it, not the other hunks of the module."""
+    pad = PAD.replace(b"/*", b"#").replace(b"*/", b"")
+
+    def shapes(name: bytes, step: bytes) -> bytes:
+        return (b"package Shapes;\nuse strict;\nsub %s { my ($a, $b) = @_; return $a * $b; }\n"
+                % name + pad + b"sub area { my ($w, $h) = @_; return %s($w, $h); }\n" % name
+                + pad + b"sub grow { my ($w) = @_; return $w + %s; }\n1;\n" % step)
+    main = b"use strict;\nuse lib 'lib';\nuse Shapes;\nprint Shapes::area(2, %s), \"\\n\";\n"
+    repo = make_repo("perlrename")
+    good = repo.commit({"lib/Shapes.pm": shapes(b"product", b"1"), "main.pl": main % b"3"})
+    bad = repo.commit({"lib/Shapes.pm": shapes(b"multiply", b"2"), "main.pl": main % b"4"})
+    diff = read_diff(repo.path, good, bad, context=0)
+    define = hunk_of(diff, "lib/Shapes.pm", "sub multiply")
+    call = hunk_of(diff, "lib/Shapes.pm", "return multiply($w, $h)")
+    (tmp_path / "lib").mkdir()
+    proc = run_config(diff, {call}, tmp_path, ["perl", "main.pl"])
+    assert "Undefined subroutine &Shapes::multiply called at lib/Shapes.pm line" in proc.stderr
+    assert is_construction_failure(proc.stderr)
+    assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
+
+
 def test_node_reference_errors_are_construction_failures() -> None:
     """ReferenceError is Node's NameError; an assertion that fails is a test failing."""
     assert is_construction_failure((ERRORS / "node_reference.txt").read_text(encoding="utf-8"))
