@@ -159,6 +159,8 @@ EXPECTED = {
     "tcl_variable": [("count", "undefined", "", [])],
     # perl: the sub qualified by its package, and the call's place
     "perl_undefined": [("product", "undefined", "Shapes", [("lib/Shapes.pm", 3)])],
+    # lua: the function that is nil, where it was called
+    "lua_nil_call": [("product", "undefined", "", [("lib/shapes.lua", 3)])],
 }
 
 
@@ -634,6 +636,28 @@ def test_a_perl_sub_renamed_is_repaired_by_its_new_definition(make_repo, tmp_pat
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
 
 
+def test_a_lua_function_called_before_it_is_defined_is_repaired_by_its_definition(
+        make_repo) -> None:
+    """lib/shapes.lua's area() starts calling shapes.product, which another hunk
+    defines: lua's `lib/shapes.lua:3: attempt to call a nil value (field
+    'product')` (tests/errors/lua_nil_call.txt, printed by lua 5.4.6 for the
+    configuration with the call alone) adds the hunk that defines it."""
+    pad = b"".join(b"-- filler %d\n" % i for i in range(8))
+    head = b"local shapes = {}\nfunction shapes.area(w, h)\n"
+    repo = make_repo("luacall")
+    grow = b"function shapes.grow(w)\n  return w + 1\nend\n"
+    good = repo.commit({"lib/shapes.lua": head + b"  return w * h\nend\n" + pad + grow
+                        + b"return shapes\n"})
+    bad = repo.commit({"lib/shapes.lua": head + b"  return shapes.product(w, h)\nend\n" + pad
+                       + grow + b"-- the product\nfunction shapes.product(a, b)\n"
+                       b"  return a * b\nend\nreturn shapes\n"})
+    diff = read_diff(repo.path, good, bad, context=0)
+    define = hunk_of(diff, "lib/shapes.lua", "function shapes.product")
+    call = hunk_of(diff, "lib/shapes.lua", "return shapes.product(w, h)")
+    output = (ERRORS / "lua_nil_call.txt").read_text(encoding="utf-8")
+    assert resolver_for(diff).resolve(output, {call}).add == {define}
+
+
 def test_node_reference_errors_are_construction_failures() -> None:
     """ReferenceError is Node's NameError; an assertion that fails is a test failing."""
     assert is_construction_failure((ERRORS / "node_reference.txt").read_text(encoding="utf-8"))
@@ -642,11 +666,13 @@ def test_node_reference_errors_are_construction_failures() -> None:
         "    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n")
 
 
-@pytest.mark.parametrize("name", ["tcl_command.txt", "tcl_variable.txt", "perl_undefined.txt"])
+@pytest.mark.parametrize("name", ["tcl_command.txt", "tcl_variable.txt", "perl_undefined.txt",
+                                  "lua_nil_call.txt"])
 def test_names_missing_at_run_time_are_construction_failures(name: str) -> None:
     """tclsh's `invalid command name` and `no such variable`, Perl's `Undefined
-    subroutine`: a name the configuration lacks, as Python's NameError, so that
-    the search repairs such a run rather than taking it as built."""
+    subroutine`, Lua's `attempt to call a nil value`: a name the configuration
+    lacks, as Python's NameError, so that the search repairs such a run rather
+    than taking it as built."""
     assert is_construction_failure((ERRORS / name).read_text(encoding="utf-8"))
 
 

@@ -12,7 +12,9 @@ puts its places on ``-->`` lines of their own (:mod:`wynot.analysis.rustc`);
 tclsh names a command or variable qualified by its namespace
 (``invalid command name "::mime::parse"``) and no place that leads to it;
 Perl names a sub qualified by its package, and the place of the call
-(``Undefined subroutine &Shapes::product called at lib/Shapes.pm line 3.``).
+(``Undefined subroutine &Shapes::product called at lib/Shapes.pm line 3.``);
+Lua the function that is nil, and where it was called (``lua:
+lib/shapes.lua:3: attempt to call a nil value (field 'product')``).
 :func:`parse_diagnostics` turns all of that into :class:`Diagnostic` values.
 
 Every reader here runs in time linear in the size of the output: lines are
@@ -143,6 +145,9 @@ _MESSAGES = _table(
         ("wrong # args", r'wrong # args: should be "([\w:]+)', "signature", 1, 0),
         # Perl: a sub called that no package defines, qualified by its package
         ("Undefined subroutine", r"Undefined subroutine &([\w:]+) called", "undefined", 1, 0),
+        # Lua: a function called that is nil (a global, a table's field, a method)
+        ("attempt to call a nil value", r"attempt to call a nil value \((?:global|field|"
+         r"method|upvalue|local) '(\w+)'\)", "undefined", 1, 0),
 )
 # C++ compilers name what they blame qualified and typed (``'const char*
 # ns::Widget::title'``, ``'void ns::Widget::resize(int)'``, ``'const class
@@ -185,7 +190,7 @@ _AGGREGATE_WORDS = ("class", "struct", "union", "enum")
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
 _WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
           "location:", "function", "At top level", "invalid command name", "can't ",
-          "wrong # args")
+          "wrong # args", "attempt to call")
 _SYNTAX = re.compile(r"(?:SyntaxError|IndentationError|error: expected )")
 
 # Where: the line prefix of gcc/clang/javac, traceback frames, Node frames, ld.
@@ -195,6 +200,7 @@ _NODE_FRAME = re.compile(r"\s+at (?:.* \()?((?:file://)?/[^\s():]+|[\w./-]+\.[cm
                          r":(\d+):\d+\)?$")
 _LINKER_AT = re.compile(r"([^\s:(][^:(]*):(?:(\d+)|\([^)]*\)): undefined reference to ")
 _PERL_AT = re.compile(r" at (\S+) line (\d+)\.$")  # the end of Perl's die and warn
+_LUA_AT = re.compile(r"(?:[^\s:]+: )?([^\s:]+\.lua):(\d+): ")  # lua: file.lua:3: message
 _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
 _JAVA_LOCATION = re.compile(r"\s+location:\s+(?:variable \w+ of type |class |interface )"
                             r"([\w.]+)")
@@ -304,7 +310,7 @@ def output_lines(output: str) -> Iterator[str]:
 
 
 def _location(line: str) -> Location | None:
-    match = _COMPILER.match(line) or _LINKER_AT.match(line)
+    match = _COMPILER.match(line) or _LINKER_AT.match(line) or _LUA_AT.match(line)
     if match is None:
         match = _PERL_AT.search(line) if line.endswith(".") and " line " in line else None
         if match is None:

@@ -49,8 +49,9 @@ CONSTRUCTION_ERRORS = re.compile("|".join((
     r"(NameError|ImportError|ModuleNotFoundError|AttributeError: module|SyntaxError|"
     r"IndentationError|ReferenceError|error: |undefined reference|fatal error|ld returned|"
     r"\[build failed\]|\[setup failed\]|error TS|"  # go test's; tsc's (error TS2304: ...)
-    # names missing at run time, as Python's NameError is: tclsh's and Perl's
-    r"invalid command name|: no such variable|Undefined subroutine)",
+    # names missing at run time, as Python's NameError is: tclsh's, Perl's, Lua's
+    r"invalid command name|: no such variable|Undefined subroutine|"
+    r"attempt to call a nil value)",
     *SIGNATURE_PATTERNS,
 )))
 
