@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tester_helpers import import_check, run_tester
 
 from conftest import GitRepo
@@ -197,13 +198,20 @@ def helped_repo(make_repo, then: bytes = b"from app import settings\n"
     return repo, good, diff, {c.path: c.id for c in diff.changes}
 
 
-def test_a_repair_whose_error_is_gone_is_learned_though_more_is_missing(
-        make_repo, tmp_path: Path) -> None:
-    """Grown alone, core.py's ImportError is repaired by helpers.py; the next run
-    fails on the assertion, which names nothing to repair, so growing ends
-    without an answer. The import's repair helped all the same: ``learn`` is
-    told core.py needs helpers.py, for the search's later questions."""
-    repo, good, diff, ids = helped_repo(make_repo)
+@pytest.mark.parametrize(("then", "shown", "taught"), [
+    (None, "AssertionError", True),
+    (b"from app.settings import MODE\n", "MODE", False),
+], ids=["names-nothing", "names-MODE"])
+def test_grow_teaches_its_repairs_once_the_errors_name_nothing(
+        make_repo, tmp_path: Path, then: bytes | None, shown: str, taught: bool) -> None:
+    """Grown alone, core.py's ImportError is repaired by helpers.py. When the next
+    run fails on an assertion, which names nothing to repair, growing ends
+    without an answer, and the import's repair helped all the same: ``learn``
+    is told core.py needs helpers.py, for the search's later questions. When
+    it fails on a name that no change defines (MODE), the repairs so far may
+    be a detour: nothing is taught."""
+    repo, good, diff, ids = helped_repo(make_repo) if then is None else helped_repo(
+        make_repo, then)
     cause, helper = ids["app/core.py"], ids["app/helpers.py"]
     learned: list[tuple[int, int]] = []
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
@@ -212,8 +220,8 @@ def test_a_repair_whose_error_is_gone_is_learned_though_more_is_missing(
                      lambda pairs, added: learned.extend(pairs))
     assert grown is None
     assert [r.ids for r in records if r.ran] == [{cause}, {cause, helper}]
-    assert "AssertionError" in records[-1].output_text()
-    assert learned == [(cause, helper)]
+    assert shown in records[-1].output_text()
+    assert learned == ([(cause, helper)] if taught else [])
 
 
 def test_the_oracle_gives_a_learned_repair_at_once(make_repo, tmp_path: Path) -> None:
@@ -232,21 +240,3 @@ def test_the_oracle_gives_a_learned_repair_at_once(make_repo, tmp_path: Path) ->
         assert oracle(frozenset({cause, spare})) is Outcome.UNRESOLVED
     assert [r.ids for r in records if r.ran] == [{cause, helper, spare}]
     assert "the build is incomplete" in records[-1].output_text()
-
-
-def test_repairs_are_not_taught_while_the_errors_still_name_something(
-        make_repo, tmp_path: Path) -> None:
-    """core.py then imports a name that no change defines: after the repair by
-    helpers.py the error names MODE, which nothing repairs. The repairs so far
-    may be a detour; nothing is taught."""
-    repo, good, diff, ids = helped_repo(make_repo, b"from app.settings import MODE\n")
-    cause, helper = ids["app/core.py"], ids["app/helpers.py"]
-    learned: list[tuple[int, int]] = []
-    with run_tester(repo, good, diff, tmp_path) as (tester, records):
-        grown = grow(tester, resolver_of(diff), frozenset({cause}),
-                     frozenset(ids.values()), lambda: False, "search",
-                     lambda pairs, added: learned.extend(pairs))
-    assert grown is None
-    assert [r.ids for r in records if r.ran] == [{cause}, {cause, helper}]
-    assert "MODE" in records[-1].output_text()
-    assert learned == []
