@@ -27,7 +27,6 @@ temporary directory that is removed at the end.
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
 import math
 import shutil
@@ -115,27 +114,26 @@ def run_gracefully(command: list[str], timeout: float | None
     # An empty working directory: ``python -m wynot`` puts it first on sys.path,
     # so that run from this checkout it would import this checkout's wynot and
     # not the one --wynot names (PYTHONPATH=SNAPSHOT).
-    cwd = tempfile.mkdtemp(prefix="wynot-bench-cwd-")
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=cwd)
-    atexit.register(shutil.rmtree, cwd, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="wynot-bench-cwd-") as cwd:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, cwd=cwd)
 
-    def stop() -> None:
-        proc.send_signal(signal.SIGINT)
+        def stop() -> None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+
         try:
-            proc.communicate(timeout=60)
+            stdout, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        stop()
-        return None
-    except KeyboardInterrupt:
-        stop()
-        raise
+            stop()
+            return None
+        except KeyboardInterrupt:
+            stop()
+            raise
     return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
 
 
