@@ -498,7 +498,7 @@ class SearchOracle:
             return None
         repaired = kept | fixes  # not closed: the errors say what it lacks, runs check
         self.tester.progress(f"resolving: the part's errors name their repair -> adding "
-                             f"{plural(len(repaired - kept), 'change')} to the part")
+                             f"{plural(len(fixes), 'change')} to the part")
         record = self.tester.run(repaired, "search", resolving=config)
         if record.outcome is not Outcome.FAIL:
             return None
