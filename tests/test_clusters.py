@@ -123,9 +123,26 @@ def test_a_go_function_moved_to_another_file_links_both_ends(make_repo) -> None:
         b"func movedHelper(x int) int {\n\treturn x + 1\n}\n" + c + b"var z = 2\n",
     }
     diff, analysis = analysed(make_repo("go"), good, bad)
-    move = {hunk(diff, "a.go", "movedHelper"), hunk(diff, "b.go", "movedHelper")}
-    assert cluster_with(analysis, min(move)) == move
-    assert cluster_with(analysis, hunk(diff, "b.go", "z = 2")) == frozenset()
+    gone, come = hunk(diff, "a.go", "movedHelper"), hunk(diff, "b.go", "movedHelper")
+    assert {(a, b) for a, b, _ in analysis.moves} == {(gone, come)}
+    deps = analysis.dependencies()
+    assert deps.closure({gone}) == {gone, come} and deps.closure({come}) == {come}
+    assert cluster_with(analysis, gone) == cluster_with(analysis, come) == frozenset()
+
+
+def test_a_c_function_moved_under_an_else_needs_nothing_of_the_old_place(make_repo) -> None:
+    c = pad("//")
+    helper = b"static void from_locale(char *b) {\n    *b = '.';\n}\n"
+    good = {"s.c": b"#include <string.h>\n" + helper + c
+            + b"int dtostr(char *b) {\n    from_locale(b);\n    return 0;\n}\n"}
+    bad = {"s.c": b"#include <string.h>\n" + c + b"#if FAST\nint dtostr(char *b) {\n"
+           b"    return fast(b);\n}\n#else\n" + helper
+           + b"int dtostr(char *b) {\n    from_locale(b);\n    return 0;\n}\n#endif\n"}
+    diff, analysis = analysed(make_repo("c"), good, bad)
+    gone, come = hunk(diff, "s.c", "static void from_locale"), hunk(diff, "s.c", "#else")
+    assert gone != come
+    deps = analysis.dependencies()
+    assert come in deps.closure({gone}) and gone not in deps.closure({come})
 
 
 def test_python_runtime_names_in_strings_link_the_rename_across_files(make_repo) -> None:
@@ -171,6 +188,36 @@ def test_javascript_functions_given_to_members_and_keys_are_definitions() -> Non
               b"state.count = 3;\nrun(options.parse);\n")
     for language in ("javascript", "typescript"):
         assert tokens(language, source).defined == {"parse", "token", "render", "lex"}
+
+
+def test_a_name_reached_through_a_path_is_used_not_declared() -> None:
+    cpp = (b"void ns::Parser::parse(int a) {}\nint Parser::count = 0;\n"
+           b"void run() { std::smatch match; std::vector<int> v;\n"
+           b"  std::cerr << std::endl; a::b::c(); }\n")
+    assert tokens("cpp", cpp).defined == {"parse", "count", "run"}
+    rust = (b"use std::collections::HashMap;\n"
+            b"fn f() { std::mem::swap(a, b); let x: fmt::Result = y; }\n")
+    assert tokens("rust", rust).defined >= {"HashMap", "f"}
+    assert not tokens("rust", rust).defined & {"collections", "mem", "swap", "Result"}
+    go = b"package p\nfunc f() { var b strings.Builder; strings.Join(x, y) }\n"
+    assert tokens("go", go).defined == {"f", "b"}
+    java = b"import java.util.List;\nclass A { void f() { java.util.Collections.sort(x); } }\n"
+    assert tokens("java", java).defined == {"List", "A", "f"}
+
+
+def test_library_types_used_on_both_ends_of_a_cpp_rewrite_are_no_move(make_repo) -> None:
+    c = pad("//")
+    body_old = b"  std::smatch m;\n  std::regex_match(s, m, pattern);\n  return m.size();\n"
+    good = {"p.hpp": b"namespace p {\ninline int count(const std::string& s) {\n" + body_old
+            + b"}\n" + c + b"inline int other() { return 1; }\n}\n"}
+    bad = {"p.hpp": b"namespace p {\ninline int count(const std::string& s) {\n"
+           b"  return helpers::tally(s);\n}\n" + c + b"inline int other() { return 1; }\n"
+           b"namespace helpers {\ninline int tally(const std::string& s) {\n" + body_old
+           + b"}\n}\n}\n"}
+    diff, analysis = analysed(make_repo("cpp"), good, bad)
+    first, second = hunk(diff, "p.hpp", "helpers::tally"), hunk(diff, "p.hpp", "namespace helpers")
+    assert first != second
+    assert cluster_with(analysis, first) == frozenset()
 
 
 def test_a_function_declared_as_a_variable_is_a_scope_for_grouping() -> None:

@@ -12,7 +12,12 @@ that arrive on them. Three patterns link changes whatever the language:
   ``b`` on its BAD side (the same edit of a call to a library function in
   many places, ``lower()`` -> ``casefold()``, links nothing);
 * *move*: a definition of ``t`` leaves one change and a definition of ``t``
-  arrives in another (a function moved to another file);
+  arrives in another (a function moved to another file). The change that
+  removes the old definition needs the one that adds the new (its users
+  would lose ``t``), not the other way round: both definitions together
+  often build, when the new one is in another namespace, module or
+  ``#if`` branch (cxxopts 2 -> 3 moved its regular expressions into a new
+  namespace; jansson 2.14 moved ``from_locale`` under an ``#else``);
 * *new* or *removed name*: ``t`` existed nowhere on the GOOD side of the
   diff's files, arrives in several changes and is declared in one or two of
   them (a new helper and its first users; a C prototype and its
@@ -31,9 +36,10 @@ files (a package's ``package provide`` and its index's ``package ifneeded``,
 a library's version macro and its build file's). Such places are often
 checked against each other when the code loads, and do nothing apart.
 
-Respellings, moves and version bumps make a :class:`Cluster` (connected components of
+Respellings and version bumps make a :class:`Cluster` (connected components of
 their links): :mod:`wynot.analysis.model` ties each into a unit, so that the
-search keeps it together and predicts the configurations that split it. New
+search keeps it together and predicts the configurations that split it. Moves
+are directed ties (:attr:`Links.moves`), predicted as the clusters' are. New
 and removed names give directed needs (a user needs the new helper, not the
 other way round: tied both ways, every new helper of a release rewrite
 chained its users into one block of 47 changes on click 7 -> 8). In Python
@@ -80,6 +86,7 @@ class Links:
 
     clusters: tuple[Cluster, ...]
     needs: tuple[tuple[int, int, str], ...]  # (a, b, reason)
+    moves: tuple[tuple[int, int, str], ...] = ()  # (remover, adder, "move t")
 
 
 def find_clusters(changes: Mapping[int, TokenChange], places: Mapping[int, Place],
@@ -107,13 +114,13 @@ def find_clusters(changes: Mapping[int, TokenChange], places: Mapping[int, Place
             arriving.setdefault(token, []).append(cid)
     respelled = {pair for change in changes.values() for pair in change.respelled}
     links = [*_respellings(changes, arriving, limit, good_counts, places),
-             *_moves(changes, leaving, arriving, limit, good_counts, precise),
              *version_bumps(texts or {}, places, limit)]
+    moves = _moves(changes, leaving, arriving, limit, good_counts, precise)
     needs = [*_new_names(changes, arriving, limit, good_counts, "new",
                          {b for _, b in respelled}, precise, places),
              *_new_names(changes, leaving, limit, bad_counts, "removed",
                          {a for a, _ in respelled}, precise, places)]
-    return Links(tuple(_components(links)), tuple(needs))
+    return Links(tuple(_components(links)), tuple(needs), tuple(moves))
 
 
 Link = tuple[frozenset[int], str]
@@ -253,9 +260,9 @@ def _names(qualifier: str, path: tuple[str, ...], dirs: set[str]) -> bool:
 
 def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
            arriving: Mapping[str, list[int]], limit: int, good_counts: Counts,
-           precise: Container[int]) -> list[Link]:
+           precise: Container[int]) -> list[tuple[int, int, str]]:
     """A definition of a name that is rare where nothing changes, leaving some
-    changes and arriving in others."""
+    changes and arriving in others: (remover, adder, reason) of each pair."""
     undefiners: dict[str, list[int]] = {}
     definers: dict[str, list[int]] = {}
     for cid in sorted(changes):
@@ -269,8 +276,8 @@ def _moves(changes: Mapping[int, TokenChange], leaving: Mapping[str, list[int]],
              and len(definers[token]) <= MAX_MOVERS
              and len(leaving.get(token, ())) + len(arriving.get(token, ())) <= limit}
     common = good_counts(moved)
-    return [(frozenset(gone) | frozenset(come), f"move {token}")
-            for token, (gone, come) in sorted(moved.items()) if common.get(token, 0) <= limit]
+    return [(a, b, f"move {token}") for token, (gone, come) in sorted(moved.items())
+            if common.get(token, 0) <= limit for a in gone for b in come if a != b]
 
 
 def _new_names(changes: Mapping[int, TokenChange], moving: Mapping[str, list[int]],

@@ -54,6 +54,8 @@ class Analysis:
     clusters: tuple[Cluster, ...]
     needs: tuple[tuple[int, int, str], ...]  # (a, b, why): a needs b, read from token changes
     file_of: Mapping[int, int]  # change id -> file index
+    # (remover, adder, why) of each definition moved (:attr:`~wynot.analysis.clusters.Links.moves`)
+    moves: tuple[tuple[int, int, str], ...] = ()
     # hunks of one file that shift its delimiters and match (:mod:`balance`): each
     # needs the other
     balanced: tuple[tuple[int, int], ...] = ()
@@ -68,7 +70,8 @@ class Analysis:
                 for cid, name in self.enclosing.items()}
 
     def dependencies(self) -> Dependencies:
-        """The derived dependencies with each cluster tied into one unit; the needs
+        """The derived dependencies with each cluster tied into one unit and the
+        change that removes a moved definition tied to the one that adds it; the needs
         of new and removed names ride along as hints for resolution (as
         predicted dependencies they cost cJSON 1.7.12 -> 1.7.13 seven runs,
         docs/performance.md)."""
@@ -79,6 +82,8 @@ class Analysis:
             deps.add(b, a)
         for cluster in self.clusters:
             deps.add_cluster(cluster)
+        for remover, adder, _ in self.moves:
+            deps.tie(remover, adder)
         return deps
 
 
@@ -184,7 +189,7 @@ def analyse(diff: Diff, readings: FileReadings | None = None,
     links = find_clusters(changed, places, counts("old"), counts("new"), python, texts)
     return Analysis(files=tuple(files), symbols=symbols, enclosing=enclosing,
                     tokens={c.id: changed.get(c.id, NO_TOKEN_CHANGE) for c in diff.changes},
-                    clusters=links.clusters, needs=links.needs,
+                    clusters=links.clusters, needs=links.needs, moves=links.moves,
                     file_of={c.id: c.file for c in diff.changes},
                     balanced=tuple(sorted(readings.balanced)))
 

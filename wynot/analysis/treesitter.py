@@ -209,6 +209,11 @@ _DEFINITION_PATTERNS = (
 # Nodes whose ``name`` field names something they use, not something they declare
 # (a member assigned a function, ``@assigned``, is declared whatever its node).
 _USES = ("invocation", "call", "access", "reference", "expression", "selector")
+# Nodes that spell a path to a name declared elsewhere (``std::string``,
+# ``fmt::Result``, ``strings.Builder``, ``ns.T``, ``vector<int>``): their name is
+# declared only where the path is itself a declarator (C++'s ``void A::f()``,
+# ``int A::n = 0;``) or what an import brings in (``use std::io::Read;``).
+_PATHS = ("qualified", "scoped", "nested", "template_type")
 
 
 def _compiles(ts: Any, lang: Any, pattern: str) -> bool:
@@ -284,9 +289,32 @@ def _declared(grammar: _Grammar, root: Any) -> list[tuple[int, str]]:
     for _, match in grammar.cursor(grammar.definitions).matches(root):
         (node,), declaration = match["def"], match.get("declaration")
         if (node.child_count == 0 and node.type.endswith("identifier")
-                and not (declaration and any(word in declaration[0].type for word in _USES))):
+                and not (declaration and any(word in declaration[0].type for word in _USES))
+                and not (declaration and _is_path(declaration[0])
+                         and not _declares(declaration[0]))):
             found.append((node.start_point[0] + 1, node.text.decode("utf-8", errors="replace")))
     return found
+
+
+def _is_path(node: Any) -> bool:
+    return any(word in node.type for word in _PATHS)
+
+
+def _declares(path: Any) -> bool:
+    """Whether the name a path node ends in is declared there: the path, up
+    through the paths whose last part it is, is a declarator or an import. A
+    path's qualifier (``std`` of ``std::io``, Rust's inner ``std::io`` of
+    ``std::io::Read``) declares nothing."""
+    top = path
+    while (parent := top.parent) is not None and _is_path(parent):
+        if parent.child_by_field_name("name") != top:
+            return False
+        top = parent
+    if parent is None:
+        return False
+    if "import" in parent.type or parent.type.startswith("use_"):
+        return True
+    return bool(parent.child_by_field_name("declarator") == top)
 
 
 Scope = tuple[int, int, str]  # (first line, last line, dotted name), 1-based
