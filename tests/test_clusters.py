@@ -65,6 +65,29 @@ def test_a_c_rename_links_definition_prototype_and_callers(make_repo) -> None:
     assert len({plan.units[i] for i in rename}) == 1
 
 
+def test_a_c_member_renamed_links_its_declaration_and_users(make_repo) -> None:
+    c = pad("//")
+    good = {
+        "state.h": b"struct state {\n    int count;\n    char *name;\n};\n" + c
+        + b"int other(void);\n",
+        "a.c": b'#include "state.h"\nint get(struct state *s)\n{\n    return s->count;\n}\n'
+        + c + b"int limit = 10;\n",
+        "b.c": b'#include "state.h"\nvoid bump(struct state *s)\n{\n    s->count++;\n}\n',
+    }
+    bad = {
+        "state.h": b"struct state {\n    int total;\n    char *name;\n};\n" + c
+        + b"int other(void);\n",
+        "a.c": b'#include "state.h"\nint get(struct state *s)\n{\n    return s->total;\n}\n'
+        + c + b"int limit = 11;\n",
+        "b.c": b'#include "state.h"\nvoid bump(struct state *s)\n{\n    s->total++;\n}\n',
+    }
+    diff, analysis = analysed(make_repo("c"), good, bad)
+    rename = {hunk(diff, "state.h", "total"), hunk(diff, "a.c", "total"),
+              hunk(diff, "b.c", "total")}
+    assert cluster_with(analysis, min(rename)) == rename
+    assert cluster_with(analysis, hunk(diff, "a.c", "limit")) == frozenset()
+
+
 def test_a_java_helper_links_its_first_users(make_repo) -> None:
     c = pad("//")
     good = {
@@ -194,7 +217,7 @@ def test_a_name_reached_through_a_path_is_used_not_declared() -> None:
     cpp = (b"void ns::Parser::parse(int a) {}\nint Parser::count = 0;\n"
            b"void run() { std::smatch match; std::vector<int> v;\n"
            b"  std::cerr << std::endl; a::b::c(); }\n")
-    assert tokens("cpp", cpp).defined == {"parse", "count", "run"}
+    assert tokens("cpp", cpp).defined == {"parse", "count", "run", "match", "v"}
     rust = (b"use std::collections::HashMap;\n"
             b"fn f() { std::mem::swap(a, b); let x: fmt::Result = y; }\n")
     assert tokens("rust", rust).defined >= {"HashMap", "f"}

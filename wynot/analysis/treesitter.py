@@ -200,6 +200,11 @@ _DEFINITION_PATTERNS = (
     "(init_declarator declarator: (_) @def) @declaration",
     "(type_definition declarator: (_) @def) @declaration",
     "(pointer_declarator declarator: (_) @def) @declaration",
+    "(array_declarator declarator: (_) @def) @declaration",
+    # A C or C++ variable or member declared without a value (``int count;``,
+    # ``char *name;`` is the pointer's).
+    "(declaration declarator: (identifier) @def) @declaration",
+    "(field_declaration declarator: (field_identifier) @def) @declaration",
     # A function given to a member or an object key (JavaScript, TypeScript):
     # the member is what the function is called by.
     "(assignment_expression left: (member_expression property: (_) @def) "
