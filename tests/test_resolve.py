@@ -161,6 +161,20 @@ EXPECTED = {
     "perl_undefined": [("product", "undefined", "Shapes", [("lib/Shapes.pm", 3)])],
     # lua: the function that is nil, where it was called
     "lua_nil_call": [("product", "undefined", "", [("lib/shapes.lua", 3)])],
+    # a name defined twice: the new definition's place, then the other one's
+    "gcc_redefinition": [("helper", "redefined", "", [("a.c", 7), ("a.c", 1)]),
+                         ("value", "redefined", "", [("a.c", 10), ("a.c", 5)])],
+    "gxx_redefinition": [("helper", "redefined", "ns", [("b.cpp", 5), ("b.cpp", 2)]),
+                         ("f", "redefined", "W", [("b.cpp", 6), ("b.cpp", 4)]),
+                         ("count", "redefined", "ns", [("b.cpp", 8), ("b.cpp", 7)])],
+    "ld_multiple": [("helper", "redefined", "", [("y.c", 1), ("x.c", 1)]),
+                    ("shared", "redefined", "", [("y.c", 2), ("x.c", 2)])],
+    "ld_multiple_nodebug": [("helper", "redefined", "", [("y.c", 0), ("x.c", 0)]),
+                            ("shared", "redefined", "", [])],
+    "rustc_redefined": [("helper", "redefined", "", [("r.rs", 2)])],
+    "javac_already": [("helper", "redefined", "Dup", [("Dup.java", 3)]),
+                      ("count", "redefined", "Dup", [("Dup.java", 5)])],
+    "node_redeclared": [("count", "redefined", "", [])],
 }
 
 
@@ -347,6 +361,43 @@ def test_a_warning_is_read_as_a_warning(make_repo, tmp_path) -> None:
     found = parse_diagnostics(output)
     assert [(d.name, d.severity) for d in found] == [("offset", "error"), ("count", "warning")]
     assert resolver_for(diff).resolve(output, {call, use}).add == {declare, prototype}
+
+
+def test_a_definition_moved_is_repaired_by_the_removal_of_the_old_one(make_repo,
+                                                                    tmp_path) -> None:
+    """A function moved to another file: with the new definition alone the
+    linker says `multiple definition of 'helper'`, repaired by the hunk that
+    removes the old one, not by the call's; with the removal alone, the
+    undefined reference is repaired by the new definition."""
+    good = {"a.c": b"int helper(int x) {\n    return x + 1;\n}\n" + PAD
+            + b"int keep_a(void) { return 1; }\n",
+            "b.c": b"int keep_b(void) { return 2; }\n" + PAD,
+            "main.c": b"int helper(int x);\n" + PAD + b"int main(void) { return helper(1); }\n"}
+    bad = {"a.c": PAD + b"int keep_a(void) { return 1; }\n",
+           "b.c": b"int keep_b(void) { return 2; }\n" + PAD
+           + b"int helper(int x) {\n    return x + 2;\n}\n",
+           "main.c": b"int helper(int x);\n" + PAD + b"int main(void) { return helper(2); }\n"}
+    repo = make_repo("moved")
+    diff = read_diff(repo.path, repo.commit(good), repo.commit(bad), context=0)
+    removal = hunk_of(diff, "a.c", "-int helper")
+    addition = hunk_of(diff, "b.c", "+int helper")
+    call = hunk_of(diff, "main.c", "helper(2)")
+
+    def linked(applied: frozenset[int]) -> str:
+        for path, state in tree_states(diff, applied).items():
+            if state is not None:
+                (tmp_path / path).write_bytes(state.data)
+        proc = subprocess.run(["gcc", "-o", "prog", "a.c", "b.c", "main.c"], cwd=tmp_path,
+                              capture_output=True, text=True,
+                              env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, check=False)
+        assert proc.returncode != 0
+        return proc.stderr
+
+    output = linked(frozenset({addition, call}))
+    assert "multiple definition of" in output
+    assert resolver_for(diff).resolve(output, {addition, call}).add == {removal}
+    output = linked(frozenset({removal, call}))
+    assert resolver_for(diff).resolve(output, {removal, call}).add == {addition}
 
 
 def cxx_project(make_repo):

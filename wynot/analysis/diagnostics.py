@@ -69,7 +69,9 @@ class Diagnostic:
     spans: bool = False  # locations past the first are the message's own, not a stack
 
 
-KINDS = ("undefined", "member", "import", "type", "signature", "syntax")
+# "redefined": a name defined twice (a definition added where the old one is
+# still there): repaired by the change that removes the other one.
+KINDS = ("undefined", "member", "import", "type", "signature", "syntax", "redefined")
 
 _Message = tuple[str, re.Pattern[str], str, int, int]
 
@@ -116,6 +118,11 @@ _MESSAGES = _table(
         ("passing", rf"passing argument \d+ of {_Q}(\w+){_Q} (?:from incompatible pointer "
          r"type|makes (?:integer from pointer|pointer from integer) without a cast)",
          "signature", 1, 0),
+        # a name defined twice: gcc's and clang's note, ld's "first defined here",
+        # give the other definition's place
+        ("redefinition", rf"redefinition of {_Q}(\w+){_Q}", "redefined", 1, 0),
+        ("multiple definition", rf"multiple definition of {_Q}(?:[\w:~]*::)?(\w+)"
+         rf"(?:\([^)]*\))?{_Q}", "redefined", 1, 0),
         ("macro", rf"macro {_Q}(\w+){_Q} (?:passed \d+ arguments?, but takes just|requires "
          r"\d+ arguments?, but only) \d+", "signature", 1, 0),
         # javac's "cannot find symbol" takes its name from the "symbol:" line below
@@ -125,8 +132,15 @@ _MESSAGES = _table(
          r"([\w.$]+) cannot be applied to given types", "signature", 1, 2),
         ("suitable", r"no suitable (?:method|constructor) found for ([\w$]+)\(", "signature",
          1, 0),
+        ("already defined", rf"(?:method|variable|class|interface|enum|record) {_NAME}"
+         r"(?:\([^)]*\))? is already defined in (?:class|interface|enum|record) ([\w.$]+)",
+         "redefined", 1, 2),
+        ("already defined", rf"(?:method|variable) {_NAME}(?:\([^)]*\))? is already defined "
+         r"in (?:method|constructor) ", "redefined", 1, 0),
         # Node
         ("ReferenceError", rf"ReferenceError: {_NAME} is not defined", "undefined", 1, 0),
+        ("SyntaxError", rf"SyntaxError: Identifier {_Q}{_NAME}{_Q} has already been declared",
+         "redefined", 1, 0),
         ("TypeError", r"TypeError: ([\w$.]+) is not a (?:function|constructor)",
          "member", 1, 0),
         ("SyntaxError", r"SyntaxError: The requested module '([^']+)' does not provide an "
@@ -172,6 +186,7 @@ _CXX_MESSAGES = _table(
          1, 2),
         # a definition or a call that fits no declaration: the notes name the candidates
         ("no declaration matches", rf"no declaration matches {_Q}{_TEXT}{_Q}", "signature", 1, 0),
+        ("redefinition", rf"redefinition of {_Q}{_TEXT}{_Q}", "redefined", 1, 0),
         ("no matching", rf"no matching (?:member )?function for call to {_Q}{_TEXT}{_Q}",
          "signature", 1, 0),
         ("call of overloaded", rf"call of overloaded {_Q}{_TEXT}{_Q} is ambiguous", "signature",
@@ -190,7 +205,7 @@ _AGGREGATE_WORDS = ("class", "struct", "union", "enum")
 # A line holds none of these words: it cannot start, place or complete a diagnostic.
 _WORDS = ("rror", "note:", "warning:", "undefined", "File \"", "at ", "symbol:",
           "location:", "function", "At top level", "invalid command name", "can't ",
-          "wrong # args", "attempt to call")
+          "wrong # args", "attempt to call", "multiple definition")
 _SYNTAX = re.compile(r"(?:SyntaxError|IndentationError|error: expected )")
 
 # Where: the line prefix of gcc/clang/javac, traceback frames, Node frames, ld.
@@ -198,7 +213,14 @@ _COMPILER = re.compile(r"([^\s:][^:]*):(\d+):(?:(\d+):)? ?(fatal error|error|not
 _PY_FRAME = re.compile(r'\s*File "([^"]+)", line (\d+)')
 _NODE_FRAME = re.compile(r"\s+at (?:.* \()?((?:file://)?/[^\s():]+|[\w./-]+\.[cm]?[jt]sx?)"
                          r":(\d+):\d+\)?$")
-_LINKER_AT = re.compile(r"([^\s:(][^:(]*):(?:(\d+)|\([^)]*\)): undefined reference to ")
+# ld's place of an undefined or twice defined name: the source line (with debug
+# information) or the file; a data symbol's on the line that names the linker
+# and the object (``/usr/bin/ld: a.o:b.c:2: multiple definition of `x'``)
+_LINKER_AT = re.compile(r"(?:[^\s:]*ld: [^\s:]+\.o:)?([^\s:(][^:(]*):(?:(\d+)|\([^)]*\)): "
+                        r"(?:undefined reference to |multiple definition of )")
+# ld's other definition of a name defined twice, after the object it is in
+_LINKER_FIRST = re.compile(r"; (?:[^\s:;]+\.o:)?([^\s:(;][^:(;]*):(?:(\d+)|\([^)]*\)): "
+                           r"first defined here")
 _PERL_AT = re.compile(r" at (\S+) line (\d+)\.$")  # the end of Perl's die and warn
 _LUA_AT = re.compile(r"(?:[^\s:]+: )?([^\s:]+\.lua):(\d+): ")  # lua: file.lua:3: message
 _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
@@ -256,6 +278,10 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
             continue
         if located is not None and _severity(line) == "warning":
             diagnostic = replace(diagnostic, severity="warning")
+        first = _LINKER_FIRST.search(line) if diagnostic.kind == "redefined" else None
+        if first is not None and not first.group(1).endswith(".o"):  # a source, not an object
+            diagnostic = _with_location(diagnostic, Location(first.group(1), int(
+                first.group(2) or 0)), end=True)
         if function and located is not None and diagnostic.kind == "undefined" and not (
                 diagnostic.qualifier or "undefined reference" in line):
             diagnostic = replace(diagnostic, qualifier=f"function {function}")

@@ -84,9 +84,16 @@ class NameIndex:
            that mentions it (a local variable), else in the file of the error,
            if few.
 
+        A name defined twice (``redefined``: a definition added, or moved, where
+        the old one is still there) is repaired by the changes that remove a
+        definition of it, in the files of the error first; by nothing else.
+
         Rules 0, 1, 2 and 5 give nothing when more than :data:`MAX_REPAIR` fit.
         """
         name = diagnostic.name
+        if diagnostic.kind == "redefined":
+            removers = [c for c in self.removers.get(name, ()) if c not in applied]
+            return _narrowest(removers, (files, owners), file_of), users
         if diagnostic.kind == "signature":  # a call or value that no longer fits
             rewriters = [c for c in self.rewriters.get(name, ()) if c not in applied]
             fitting = _narrowest(rewriters, (owners, files), file_of)

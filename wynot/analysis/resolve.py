@@ -332,7 +332,8 @@ class Resolver:
 
     def _places(self, diagnostic: Diagnostic, applied: frozenset[int]) -> list[Place]:
         """The places of the diagnostic inside the diff: all for a signature
-        (call and declaration), else the innermost one; for an error that names
+        (call and declaration) and a name defined twice (both definitions), else
+        the innermost one; for an error that names
         nothing, the innermost frame on a changed line (a value missing in an
         unchanged helper is missing where a change calls it)."""
         if self._diff is None:
@@ -349,7 +350,7 @@ class Resolver:
             if frames and found and found[0].change is None:
                 found = []
             found.append(where)
-            if diagnostic.kind != "signature":
+            if diagnostic.kind not in ("signature", "redefined"):  # both places count
                 break
         return found
 

@@ -61,6 +61,8 @@ _MESSAGES: tuple[tuple[re.Pattern[str], str, int, int], ...] = tuple(
         (rf"(?:struct|variant|union) {_Q}{_PATH}(\w+){_Q} has no field named {_Q}{_N}{_Q}",
          "member", 3, 2),
         (rf"method {_Q}{_N}{_Q} is not a member of trait {_Q}{_PATH}(\w+){_Q}", "member", 1, 3),
+        # E0428: a name defined twice; a label marks the other definition
+        (rf"the name {_Q}{_N}{_Q} is defined multiple times", "redefined", 1, 0),
         # E0061: a call that does not fit; the note gives the definition
         (r"this (?:function|method|enum variant|struct) takes \d+ (?:generic )?arguments? "
          r"but \d+ (?:generic )?arguments? (?:was|were) supplied()", "signature", 1, 0),
