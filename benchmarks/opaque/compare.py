@@ -40,7 +40,11 @@ The cases (``--cases``, default all, in this order):
   reads a limit that another hunk defines), ``zlib_raw_deflate_end`` (C, a
   fifth project: zlib, whose CRC-32 code was rewritten and whose deflate
   state's buffers were replaced in the same releases; the fix is two hunks of
-  one commit);
+  one commit), ``pugixml_attribute_tab_escape`` (C++, a third project: one
+  source file over its header, whose XPath code was reworked on the way; the
+  fix is one entry of a table), ``semverjs_long_build_metadata``
+  (JavaScript, 47 CommonJS modules that ``require()`` each other; every
+  module changed, most by a ``'use strict'`` line);
   ``pygments_ada_lexer_moved`` (Python again, from ``benchmarks/real``:
   Pygments, whose lexers are found through a table of module-name strings
   that ``pygments.lexers`` imports with ``__import__``; a lexer moved to a
@@ -90,7 +94,8 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "inih_long_line_consume", "lua_popen_invalid_mode", "lua_bitwise_many_constants",
            "toml_float_exponent", "mojo_json_exception_stash", "jansson_real_dtoa_shortest",
            "md4c_table_short_underline", "zlib_raw_deflate_end", "tcllib_mime_readonly_header",
-           "expat_doctype_default_handler"]
+           "expat_doctype_default_handler", "pugixml_attribute_tab_escape",
+           "semverjs_long_build_metadata"]
 # held out too, built by benchmarks/real: a Python package whose modules reach each other
 # by name at run time (a table of module-name strings resolved with __import__)
 PYTHON_HELDOUT = ["pygments_ada_lexer_moved"]
