@@ -45,6 +45,13 @@ The cases (``--cases``, default all, in this order):
   fix is one entry of a table), ``semverjs_long_build_metadata``
   (JavaScript, 47 CommonJS modules that ``require()`` each other; every
   module changed, most by a ``'use strict'`` line);
+  ``hiredis_nested_depth_limit`` (C: hiredis, whose reply parser's fixed
+  stack of read tasks became one that grows, through every function that
+  reads it, in a release that also added RESP3 and allocator injection);
+  ``gson_appendable_tostring`` (Java again: gson's core, 271 hunks in 47
+  files of classes that reference each other; the behaviour comes from an
+  override added for performance, and the changelog's own fix, a
+  ``toString()``, is not needed);
   ``pygments_ada_lexer_moved`` (Python again, from ``benchmarks/real``:
   Pygments, whose lexers are found through a table of module-name strings
   that ``pygments.lexers`` imports with ``__import__``; a lexer moved to a
@@ -95,7 +102,8 @@ HELDOUT = ["parson_trailing_comma", "marked_fences_normal", "jsonjava_similar_nu
            "toml_float_exponent", "mojo_json_exception_stash", "jansson_real_dtoa_shortest",
            "md4c_table_short_underline", "zlib_raw_deflate_end", "tcllib_mime_readonly_header",
            "expat_doctype_default_handler", "pugixml_attribute_tab_escape",
-           "semverjs_long_build_metadata"]
+           "semverjs_long_build_metadata", "hiredis_nested_depth_limit",
+           "gson_appendable_tostring"]
 # held out too, built by benchmarks/real: a Python package whose modules reach each other
 # by name at run time (a table of module-name strings resolved with __import__)
 PYTHON_HELDOUT = ["pygments_ada_lexer_moved"]
