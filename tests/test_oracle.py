@@ -178,12 +178,10 @@ def test_pairs_the_compiler_shows_are_kept_for_labelling_even_unbuilt(
     assert call in oracle.known().needs[prototype] and not oracle.deps.needs
 
 
-def test_a_repair_that_would_more_than_double_the_configuration_is_not_run(
-        make_repo, tmp_path) -> None:
-    """a.py reads NEW from b.py at run time (no analysis sees it), and b.py's change
-    needs ten others by the derived dependencies: the run of a.py's change alone
-    names NEW, whose repair with its closure would add eleven changes to one. It
-    is not tried: UNRESOLVED after the one run."""
+def ten_needs_repo(make_repo) -> tuple:
+    """a.py reads NEW from b.py at run time (no analysis sees it); ten other
+    modules change too. Returns (repo, GOOD, diff, a.py's change, b.py's, the
+    Dependencies in which b.py's change needs the ten others)."""
     others = {f"app/o{i}.py": b"X = 1\n" for i in range(10)}
     repo, good, diff, user = runtime_name_repo(
         make_repo, "doubling", others, dict.fromkeys(others, b"X = 2\n"),
@@ -193,11 +191,34 @@ def test_a_repair_that_would_more_than_double_the_configuration_is_not_run(
     for change in diff.changes:
         if change.path.startswith("app/o"):
             deps.add(definer, change.id)
+    return repo, good, diff, user, definer, deps
+
+
+def test_a_repair_that_would_more_than_double_the_configuration_is_not_run(
+        make_repo, tmp_path) -> None:
+    """b.py's change needs ten others by dependencies learned from repairs: the
+    run of a.py's change alone names NEW, whose repair with what it was seen to
+    need would add eleven changes to one. It is not tried: UNRESOLVED after the
+    one run."""
+    repo, good, diff, user, _, needs = ten_needs_repo(make_repo)
     symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
-        oracle = SearchOracle(tester, deps, Resolver(symbols, diff=diff), taught=Dependencies())
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff), taught=needs)
         assert oracle(frozenset({user})) is Outcome.UNRESOLVED
     assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user}))]
+
+
+def test_a_repair_adds_no_derived_dependency(make_repo, tmp_path) -> None:
+    """The same, b.py's needs derived (guesses, not seen in a build): the repair
+    adds what the error names, b.py's change, and not the ten changes it is
+    guessed to need. The repaired configuration runs and fails."""
+    repo, good, diff, user, definer, derived = ten_needs_repo(make_repo)
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, derived, Resolver(symbols, diff=diff))
+        assert oracle(frozenset({user})) is Outcome.FAIL
+    assert [(r.source, r.ids) for r in records] == [(RAN, frozenset({user})),
+                                                    (RAN, frozenset({user, definer}))]
 
 
 def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> None:
