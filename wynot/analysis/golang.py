@@ -17,7 +17,8 @@ own directory. Such a path is read under the package's import path (the
 with). :func:`go_diagnostics` reads a name, kind and qualifier from the
 messages that name what is missing (an undefined name, qualified by its
 package or by the type that lacks a field or method; a call with too few or
-too many arguments, or a named value, that no longer fits its declaration);
+too many arguments, or a named value, that no longer fits its declaration;
+a name declared twice, with the other declaration's place);
 any other error is kept nameless at its line (an import or a variable no
 longer used, an expression whose type no longer fits), with the places
 its detail lines give as the message's own spans. Linear in the output. Pure.
@@ -55,6 +56,8 @@ _MESSAGES: tuple[tuple[re.Pattern[str], str, int, int], ...] = tuple(
         # a value whose type no longer fits where it is used: its declaration changed
         (rf"cannot use {_N} \((?:value|variable|constant) of type", "signature", 1, 0),
         (rf"unknown field '?{_N}'? in struct literal of type {_TYPE}", "member", 1, 2),
+        # a name declared twice in a package; the detail line gives the other
+        (rf"{_N} redeclared in this block", "redefined", 1, 0),
     ))
 # a detail line: a type that lacks a method an interface asks for (1.19's
 # wording, then later versions')
