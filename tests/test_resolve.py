@@ -302,17 +302,32 @@ def hunk_of(diff: Diff, path: str, text: str) -> int:
                 and text in c.hunk.text)
 
 
-def compile_config(diff: Diff, applied: frozenset[int], where: Path,
-                   flags: tuple[str, ...] = ("-Werror=implicit-function-declaration",)) -> str:
-    """Write the configuration's files and compile them with gcc: its real output."""
+def run_config(diff: Diff, applied: set[int] | frozenset[int], where: Path,
+               command: list[str], env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    """Write the configuration's files under ``where`` and run ``command`` there."""
     for path, state in tree_states(diff, applied).items():
         if state is not None:
             (where / path).write_bytes(state.data)
-    proc = subprocess.run(["gcc", "-fsyntax-only", *flags,
-                           "ini.c", "main.c"], cwd=where, capture_output=True, text=True,
-                          env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, check=False)
+    return subprocess.run(command, cwd=where, capture_output=True, text=True, env=env,
+                          check=False)
+
+
+C_LOCALE = {"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}  # the compilers' messages in English
+
+
+def build_errors(diff: Diff, applied: frozenset[int], where: Path, command: list[str]) -> str:
+    """The real error output of ``command`` (a compiler, the linker) on the
+    configuration's files, which must not build."""
+    proc = run_config(diff, applied, where, command, env=C_LOCALE)
     assert proc.returncode != 0
     return proc.stderr
+
+
+def compile_config(diff: Diff, applied: frozenset[int], where: Path,
+                   flags: tuple[str, ...] = ("-Werror=implicit-function-declaration",)) -> str:
+    """Write the configuration's files and compile them with gcc: its real output."""
+    return build_errors(diff, applied, where, ["gcc", "-fsyntax-only", *flags, "ini.c", "main.c"])
 
 
 def resolver_for(diff: Diff) -> Resolver:
@@ -385,14 +400,7 @@ def test_a_definition_moved_is_repaired_by_the_removal_of_the_old_one(make_repo,
     call = hunk_of(diff, "main.c", "helper(2)")
 
     def linked(applied: frozenset[int]) -> str:
-        for path, state in tree_states(diff, applied).items():
-            if state is not None:
-                (tmp_path / path).write_bytes(state.data)
-        proc = subprocess.run(["gcc", "-o", "prog", "a.c", "b.c", "main.c"], cwd=tmp_path,
-                              capture_output=True, text=True,
-                              env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, check=False)
-        assert proc.returncode != 0
-        return proc.stderr
+        return build_errors(diff, applied, tmp_path, ["gcc", "-o", "prog", "a.c", "b.c", "main.c"])
 
     output = linked(frozenset({addition, call}))
     assert "multiple definition of" in output
@@ -426,14 +434,7 @@ def cxx_project(make_repo):
 
 def compile_cxx(diff: Diff, applied: frozenset[int], where: Path, compiler: str) -> str:
     """The configuration's widget.cpp compiled by ``compiler``: its real errors."""
-    for path, state in tree_states(diff, applied).items():
-        if state is not None:
-            (where / path).write_bytes(state.data)
-    proc = subprocess.run([compiler, "-fsyntax-only", "widget.cpp"], cwd=where,
-                          capture_output=True, text=True, check=False,
-                          env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"})
-    assert proc.returncode != 0
-    return proc.stderr
+    return build_errors(diff, applied, where, [compiler, "-fsyntax-only", "widget.cpp"])
 
 
 @pytest.mark.parametrize("compiler", ["g++", "clang++"])
@@ -521,15 +522,6 @@ def test_qualified_name_is_repaired_in_its_module_only(make_repo, tmp_path) -> N
                           capture_output=True, text=True, check=False)
     assert "has no attribute 'f3_v2'" in proc.stderr
     assert resolver_for(diff).resolve(proc.stderr, {call}).add == {define}
-
-
-def run_config(diff: Diff, applied: set[int], where: Path,
-               command: list[str]) -> subprocess.CompletedProcess[str]:
-    """Write the configuration's files under ``where`` and run ``command`` there."""
-    for path, state in tree_states(diff, applied).items():
-        if state is not None:
-            (where / path).write_bytes(state.data)
-    return subprocess.run(command, cwd=where, capture_output=True, text=True, check=False)
 
 
 def js_rules(make_repo):
