@@ -356,9 +356,7 @@ class SearchOracle:
         spread = True  # until a round ends the loop for another reason
         for _ in range(MAX_RESOLUTION_ROUNDS):
             if not self.did_not_build(record):
-                for a, b in learned:
-                    self.learned += self.deps.add(a, b)
-                    self.taught.add(a, b)
+                self._learn(learned)
                 if steps:  # repairs made here, not only made at once
                     self.repaired.append(Repaired(config, frozenset(seen), enlarged - config))
                     self.loops_built += 1
@@ -423,15 +421,22 @@ class SearchOracle:
         against 124."""
         if added > MAX_KNOWN_REPAIR:
             return
-        new = 0
-        for a, b in learned:
-            new += self.deps.add(a, b)
-            self.taught.add(a, b)
+        new = self._learn(learned)
         if new:
-            self.learned += new
             self.tester.progress("resolving: the answer's repairs got it past every error "
                                  f"that names something -> {new} learned "
                                  f"{'dependency' if new == 1 else 'dependencies'}")
+
+    def _learn(self, pairs: Sequence[tuple[int, int]]) -> int:
+        """Learn that each ``a`` needs ``b`` of ``pairs`` (a repair that built):
+        into the dependencies that predict and those repairs grow on; how many
+        were new."""
+        new = 0
+        for a, b in pairs:
+            new += self.deps.add(a, b)
+            self.taught.add(a, b)
+        self.learned += new
+        return new
 
     def _spread(self, rounds: list[tuple[frozenset[Target], frozenset[int]]],
                 record: TestRecord, enlarged: frozenset[int]) -> None:
