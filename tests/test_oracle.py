@@ -20,6 +20,7 @@ from wynot.diffread import read_diff
 from wynot.oracle import (
     MAX_KNOWN_REPAIR,
     MAX_RESOLUTION_ROUNDS,
+    MAX_VAIN_COMPLETIONS,
     MAX_VAIN_SHRINKS,
     Repaired,
     SearchOracle,
@@ -456,3 +457,90 @@ def test_repairs_that_built_are_made_whether_or_not_a_guess_ran(
         assert oracle(asked) is Outcome.FAIL  # run with c, as the repairs that built say
         assert [r.ids for r in records] == [{a, b, c}]
         tester.finish()
+
+
+CRASH_RUNNER = b"""import subprocess, sys
+env = {"LANG": "C", "PATH": "/usr/bin:/bin"}
+built = subprocess.run(["gcc", "-o", "prog", "lib.c", "main.c"], capture_output=True,
+                       text=True, env=env)
+if built.returncode:
+    sys.stderr.write(built.stderr)
+    sys.exit(125)
+ran = subprocess.run(["./prog"], capture_output=True, text=True, env=env)
+if ran.returncode < 0:
+    print("the program died of signal %d" % -ran.returncode)
+    sys.exit(125)
+sys.exit(1 if ran.stdout.strip() == "deep" else 0)
+"""
+
+
+def member_repo(make_repo, users: int = 1) -> tuple:
+    """lib.h's reader gains a member, ``tasks``; the reader's constructor in lib.c
+    allocates it (a hunk of its own), and a later hunk of lib.c (the cause) writes
+    through it. Without the allocation the program builds and dies of a
+    segmentation fault, which names nothing. With ``users`` > 1, as many more
+    hunks of notes.c read the member as well. Returns (repo, GOOD, diff, change
+    id of the member, of the allocation, of the cause)."""
+    header = (b"struct reader { int depth; };\n" + CPAD
+              + b"struct reader *reader_new(void);\nint reader_deep(struct reader *r);\n")
+    lib = (b"#include <stdlib.h>\n#include \"lib.h\"\n"
+           b"struct reader *reader_new(void) {\n"
+           b"    struct reader *r = calloc(1, sizeof *r);\n    return r;\n}\n" + CPAD
+           + b"int reader_deep(struct reader *r) {\n    return r->depth > 7;\n}\n")
+    main = (b"#include <stdio.h>\n#include \"lib.h\"\n"
+            b"int main(void) {\n    struct reader *r = reader_new();\n"
+            b"    puts(reader_deep(r) ? \"deep\" : \"flat\");\n    return 0;\n}\n")
+    notes = b"".join(b"/* note %d */\n" % i + CPAD for i in range(users - 1))
+    good = {"run_test.py": CRASH_RUNNER, "lib.h": header, "lib.c": lib, "main.c": main,
+            "notes.c": b"#include \"lib.h\"\n" + notes}
+    bad_notes = b"".join(b"int note%d(struct reader *r) { return r->tasks != 0; }\n" % i
+                         + CPAD for i in range(users - 1))
+    bad = {**good,
+           "lib.h": header.replace(b"int depth; };", b"int depth; int *tasks; };"),
+           "lib.c": lib.replace(b"    return r;\n",
+                                b"    r->tasks = calloc(16, sizeof *r->tasks);\n    return r;\n")
+           .replace(b"return r->depth > 7;", b"r->tasks[9] = 1;\n    return r->tasks[9];"),
+           "notes.c": b"#include \"lib.h\"\n" + bad_notes}
+    repo = make_repo("member")
+    good_sha = repo.commit(good)
+    diff = read_diff(repo.path, good_sha, repo.commit(bad), context=0)
+    member = next(c.id for c in diff.changes if c.path == "lib.h")
+    allocation, cause = sorted(c.id for c in diff.changes if c.path == "lib.c")
+    return repo, good_sha, diff, member, allocation, cause
+
+
+def test_a_configuration_that_crashes_is_run_with_the_one_user_of_its_new_member(
+        make_repo, tmp_path) -> None:
+    """The member and the cause build together and crash: nothing in the output
+    names what is missing. The allocation is the only change outside that uses
+    the new member: the configuration is run again with it, and that FAILS."""
+    repo, good, diff, member, allocation, cause = member_repo(make_repo)
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        assert oracle(frozenset({member, cause})) is Outcome.FAIL
+    assert [(r.ids, r.outcome) for r in records] == [
+        ({member, cause}, Outcome.UNRESOLVED), ({member, allocation, cause}, Outcome.FAIL)]
+    assert "signal 11" in records[0].output_text()
+    assert oracle.failed_for(frozenset({member, cause})) == {member, allocation, cause}
+
+
+def test_a_new_member_that_several_changes_use_points_at_none(make_repo, tmp_path) -> None:
+    """The same with two more hunks (in notes.c) reading the new member: the
+    allocation is not its only user outside the configuration, so nothing is
+    added, and the crash leaves the configuration UNRESOLVED after its one run."""
+    repo, good, diff, member, _, cause = member_repo(make_repo, users=3)
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        assert oracle(frozenset({member, cause})) is Outcome.UNRESOLVED
+    assert [r.ids for r in records] == [{member, cause}]
+
+
+def test_no_completion_once_one_said_nothing(make_repo, tmp_path) -> None:
+    """A search in which a completion already said nothing, and none FAILED, makes
+    no more: the crash leaves the configuration UNRESOLVED after its one run."""
+    repo, good, diff, member, _, cause = member_repo(make_repo)
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff),
+                              completions_vain=MAX_VAIN_COMPLETIONS)
+        assert oracle(frozenset({member, cause})) is Outcome.UNRESOLVED
+    assert [r.ids for r in records] == [{member, cause}]

@@ -64,6 +64,13 @@ For a configuration it
    dd+ then narrows down to that part by the questions that hold it at no cost
    (a tangle around a small failing part took one run per change removed).
 
+7. a configuration that built and was UNRESOLVED with errors that name
+   nothing (a crash, a wrong value) is run once more with the changes that
+   alone use a name it brings in (:meth:`SearchOracle._complete`): a new
+   struct member and the one hunk that allocates it. A FAIL answers for it;
+   anything else leaves it UNRESOLVED. Until one such run has FAILED, a
+   search makes :data:`MAX_VAIN_COMPLETIONS` of them.
+
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
 outcome (:meth:`Tester.confirmed`).
@@ -84,6 +91,7 @@ from wynot.tester import DID_NOT_BUILD, Tester
 MAX_RESOLUTION_ROUNDS = 4
 MAX_SHRINK_ROUNDS = 2  # runs of a configuration's part without what its errors involve
 MAX_VAIN_SHRINKS = 3  # parts that said nothing before one FAILED: the direction is dropped
+MAX_VAIN_COMPLETIONS = 1  # completions that said nothing before one FAILED
 MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configuration holds
 # One round of the resolution loop: the errors of the run before it (every
@@ -159,6 +167,10 @@ class SearchOracle:
     # direction is tried :data:`MAX_VAIN_SHRINKS` times in a search, no more.
     shrinks_failed: int = field(default=0)
     shrinks_vain: int = field(default=0)
+    # Runs with the changes that alone use what a configuration brings in
+    # (:meth:`_complete`): until one has FAILED, :data:`MAX_VAIN_COMPLETIONS`.
+    completions_failed: int = field(default=0)
+    completions_vain: int = field(default=0)
     # The configurations that really ran and FAILED for this oracle's questions (a
     # question's own run, its repaired or its inner part), none inside another:
     # a later question that holds one of them is answered by that run.
@@ -251,6 +263,8 @@ class SearchOracle:
                 self.loops_spread += spread
                 if spread and first.ids == config:
                     record = self._shrink(config, first) or record
+                if record.outcome is Outcome.UNRESOLVED and not self.did_not_build(record):
+                    record = self._complete(config, record) or record
         return self.tester.confirmed(record)
 
     def known(self) -> Dependencies:
@@ -515,6 +529,33 @@ class SearchOracle:
             return None
         self.answered_by[config] = repaired
         return record
+
+    def _complete(self, config: frozenset[int], record: TestRecord) -> TestRecord | None:
+        """A FAIL for ``config`` from its run ``record`` (of ``config`` or of it
+        repaired) that built and was UNRESOLVED with errors that name nothing:
+        run once more with the changes that alone use what it brings in
+        (:meth:`~wynot.analysis.resolve.Resolver.completions`) and need
+        nothing else it lacks. A new struct member and the hunk that allocates
+        it: hiredis's reader crashed on its NULL task array without that hunk.
+        Anything but a FAIL leaves ``config`` UNRESOLVED (None). Once
+        :data:`MAX_VAIN_COMPLETIONS` such runs have said nothing, and none has
+        FAILED, no more are made in this search."""
+        if not self.completions_failed and self.completions_vain >= MAX_VAIN_COMPLETIONS:
+            return None
+        base = record.ids
+        adds = {c for c in self._resolver().completions(record.output_text(), base)
+                if self.deps.closure(base | {c}) <= base | {c}}
+        if not adds:
+            return None
+        self.tester.progress(f"resolving: built, failed naming nothing -> adding "
+                             f"{plural(len(adds), 'change')} that alone "
+                             f"use{'s' if len(adds) == 1 else ''} what it brings in")
+        run = self.tester.run(base | adds, "search", resolving=config)
+        if run.outcome is Outcome.FAIL:
+            self.completions_failed += 1
+            return run
+        self.completions_vain += 1
+        return None
 
     def _futile(self, step: Step, config: frozenset[int]) -> bool:
         """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,

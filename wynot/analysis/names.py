@@ -45,6 +45,22 @@ class NameIndex:
             for scope, name in sorted(sym.locals_bound):  # a Python class's attributes
                 if scope.startswith("class "):
                     self.declarers.setdefault(name, []).append((cid, scope))
+        # change -> the names it brings in that no change of the diff takes away
+        # (a definition, or a declaration at file level or in a struct or class),
+        # and name -> the changes whose added lines use it without declaring it
+        self.introduced: dict[int, frozenset[str]] = {}
+        self.users: dict[str, list[int]] = {}
+        gone = {n for s in symbols.values() for n in s.undefined} | {
+            n for d in declared.values() for _, n in d.removed}
+        for cid in sorted(set(symbols) | set(declared)):
+            found = symbols.get(cid)
+            own = set(found.defined) if found is not None else set()
+            if cid in declared:
+                own.update(n for scope, n in declared[cid].added if _outer(scope))
+            if own - gone:
+                self.introduced[cid] = frozenset(own - gone)
+            for name in sorted(found.used - own) if found is not None else ():
+                self.users.setdefault(name, []).append(cid)
         self.rewriters: dict[str, list[int]] = {}  # name -> changes that rewrite its declaration
         self.edits: dict[str, set[Edit]] = {}  # name -> how its declaration's line changed
         self.makers: dict[Edit, set[int]] = {}  # edit -> the changes that make it
@@ -135,6 +151,22 @@ class NameIndex:
         makers = {c for edit in self.edits.get(name, ()) for c in self.makers[edit]}
         return {c for c in makers if c not in applied} if len(makers) <= MAX_ALIKE else set()
 
+    def completions(self, applied: frozenset[int]) -> set[int]:
+        """The changes outside ``applied`` that are the only ones to use a name an
+        applied change brings in (:attr:`introduced`): a new struct member and
+        the one hunk that initialises it, a new function and its one caller
+        outside. Without them the configuration builds and the new name is
+        there unused, or used uninitialised, which a run shows by a failure that
+        names nothing (a crash). A guess, which a run checks; at most
+        :data:`MAX_REPAIR` (none when more)."""
+        names = sorted({n for c in applied for n in self.introduced.get(c, ())})
+        found: set[int] = set()
+        for name in names:
+            outside = [u for u in self.users.get(name, ()) if u not in applied]
+            if len(outside) == 1:
+                found.add(outside[0])
+        return found if len(found) <= MAX_REPAIR else set()
+
     def declares(self, name: str) -> bool:
         """Whether any change defines, declares, imports or removes ``name``."""
         return name in self.definers or name in self.declarers or name in self.removers
@@ -157,6 +189,12 @@ class NameIndex:
                 return scoped if len(scoped) <= MAX_REPAIR else set()
         top = [c for c, s in found if not s]
         return _narrowest(top, (files,), file_of)
+
+
+def _outer(scope: str) -> bool:
+    """Whether a declaration's scope is the file or a struct, union, class or
+    enum (not a function's parameters and locals)."""
+    return not scope or scope.partition(" ")[0] in ("struct", "union", "class", "enum")
 
 
 def _scope_of(users: set[int], scopes: Mapping[int, str]) -> str:

@@ -218,6 +218,17 @@ class Resolver:
                 found.append((min(fixes), frozenset(users)))
         return found
 
+    def completions(self, output: str, applied: Iterable[int]) -> frozenset[int]:
+        """For a configuration that built and failed in a way that names nothing
+        (no diagnostic in ``output``: a crash, a wrong result), the changes
+        outside ``applied`` that alone use a name an applied change brings in
+        (:meth:`~wynot.analysis.names.NameIndex.completions`): a guess, which a
+        run checks. None when ``output`` reports a diagnostic, which the loop
+        reads instead."""
+        if self.diagnostics(output):
+            return frozenset()
+        return frozenset(self._index.completions(frozenset(applied)))
+
     def broken(self, output: str, applied: Iterable[int]) -> frozenset[int]:
         """The applied changes whose lines (context lines included) any location of
         the errors of ``output`` is on, notes too: with one change removed from a
