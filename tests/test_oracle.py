@@ -126,13 +126,13 @@ sys.exit(125 if proc.returncode else 1)
 CPAD = b"".join(b"/* filler %d */\n" % i for i in range(8))
 
 
-def limit_repo(make_repo) -> tuple:
+def limit_repo(make_repo, count: int = 5) -> tuple:
     """lib.h drops a parameter of parse(); ini.c's definition and main.c's call
-    follow, and the new definition reads LIMIT, which five headers define (cfg0.h
-    included, the others included by nothing): no repair target. notes.txt
-    changes too. Returns (repo, GOOD, diff, the prototype's change, the call's,
-    notes.txt's)."""
-    headers = {f"cfg{i}.h": b"/* config */\n" + CPAD for i in range(5)}
+    follow, and the new definition reads LIMIT, which ``count`` headers define
+    (cfg0.h included, the others included by nothing): no repair target.
+    notes.txt changes too. Returns (repo, GOOD, diff, the prototype's change,
+    the call's, notes.txt's)."""
+    headers = {f"cfg{i}.h": b"/* config */\n" + CPAD for i in range(count)}
     good = {"run_test.py": C_RUNNER, **headers, "notes.txt": b"one\n",
             "lib.h": b"int parse(const char *s, int n);\n" + CPAD,
             "ini.c": b"#include \"lib.h\"\n#include \"cfg0.h\"\n" + CPAD
@@ -242,6 +242,30 @@ def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> N
         assert oracle(frozenset({prototype, included})) is Outcome.FAIL
     assert [r.source for r in records] == [RAN] * 5
     assert call in records[-1].ids
+
+
+def test_a_repair_futile_twice_and_never_helping_is_not_tried_anywhere(
+        make_repo, tmp_path) -> None:
+    """The prototype with the change to cfg1.h, then with the one to cfg2.h: each
+    header defines LIMIT but nothing includes it, so each run reports the
+    prototype's errors, and their repair stops at LIMIT both times (the headers
+    are involved, so the first loop did not rule out the second). After two
+    such loops, and none that the step helped, it is not taken again from any
+    configuration: with cfg3.h, one run, UNRESOLVED. The price: the included
+    header, whose change would let the repair build, is not tried either. (Seven
+    headers: with one of them applied, six others still define LIMIT, too many
+    to repair it.)"""
+    repo, good, diff, prototype, _, _ = limit_repo(make_repo, count=7)
+    header = {c.path: c.id for c in diff.changes if c.path.startswith("cfg")}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        for name in ("cfg1.h", "cfg2.h"):
+            assert oracle(frozenset({prototype, header[name]})) is Outcome.UNRESOLVED
+        assert len(records) == 4  # two configurations, a repair each
+        for name in ("cfg3.h", "cfg0.h"):
+            assert oracle(frozenset({prototype, header[name]})) is Outcome.UNRESOLVED
+    assert [r.ids for r in records[4:]] == [{prototype, header["cfg3.h"]},
+                                            {prototype, header["cfg0.h"]}]
 
 
 def spread_repo(make_repo, mention: bool = False) -> tuple:

@@ -30,7 +30,8 @@ For a configuration it
    not involve (:meth:`~wynot.analysis.resolve.Resolver.involved`): another
    such configuration whose run reaches that step is UNRESOLVED there,
    without the repair's runs, unless the same step was part of a loop that
-   built from a configuration nearer it, with the same proviso.
+   built from a configuration nearer it, with the same proviso. A step that
+   ended :data:`MAX_FUTILE` loops so and helped none is futile anywhere.
 4. a loop that built is remembered (:class:`Repaired`): the configuration it
    started from, the changes its errors involved and the changes its repairs
    added. A later configuration that agrees with that start on every involved
@@ -91,6 +92,7 @@ from wynot.tester import DID_NOT_BUILD, Tester
 MAX_RESOLUTION_ROUNDS = 4
 MAX_SHRINK_ROUNDS = 2  # runs of a configuration's part without what its errors involve
 MAX_VAIN_SHRINKS = 3  # parts that said nothing before one FAILED: the direction is dropped
+MAX_FUTILE = 2  # loops a repair step ended UNRESOLVED, never helping: futile anywhere
 MAX_VAIN_COMPLETIONS = 1  # completions that said nothing before one FAILED
 MAX_KNOWN_REPAIR = 4  # changes a repair by learned dependencies may add without a run
 MAX_REPAIR_GROWTH = 8  # a repair may add this many, or as many as the configuration holds
@@ -567,7 +569,10 @@ class SearchOracle:
         def nearest(taken: list[tuple[frozenset[int], frozenset[int]]]) -> int | None:
             return min((len(config ^ before) for before, involved in taken
                         if not (config ^ before) & involved), default=None)
-        futile, helped = nearest(self.futile.get(step, [])), nearest(self.helped.get(step, []))
+        taken = self.futile.get(step, [])
+        if len(taken) >= MAX_FUTILE and step not in self.helped:
+            return True  # the same errors, the same repair, in vain wherever taken
+        futile, helped = nearest(taken), nearest(self.helped.get(step, []))
         return futile is not None and (helped is None or futile < helped)
 
     def _resolver(self) -> Resolver:
