@@ -175,7 +175,9 @@ EXPECTED = {
     "rustc_redefined": [("helper", "redefined", "", [("r.rs", 2)])],
     "javac_already": [("helper", "redefined", "Dup", [("Dup.java", 3)]),
                       ("count", "redefined", "Dup", [("Dup.java", 5)])],
-    "node_redeclared": [("count", "redefined", "", [])],
+    # Node's file:line above the source line and its caret: the place
+    "node_redeclared": [("count", "redefined", "", [("n.js", 3)])],
+    "node_syntax": [("", "syntax", "", [("nsx/lib.js", 3), ("nsx/main.js", 1)])],
 }
 
 

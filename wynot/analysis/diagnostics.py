@@ -221,6 +221,11 @@ _LINKER_AT = re.compile(r"(?:[^\s:]*ld: [^\s:]+\.o:)?([^\s:(][^:(]*):(?:(\d+)|\(
 # ld's other definition of a name defined twice, after the object it is in
 _LINKER_FIRST = re.compile(r"; (?:[^\s:;]+\.o:)?([^\s:(;][^:(;]*):(?:(\d+)|\([^)]*\)): "
                            r"first defined here")
+# Node's first line for an error it can show the source of (a SyntaxError while a
+# module loads, an uncaught exception): the file and line alone, then that line
+# and a caret, then the message
+_NODE_HEADER = re.compile(r"((?:file://)?/[^\s:]+|[\w./-]+\.[cm]?[jt]sx?):(\d+)")
+_NODE_HEADER_SPAN = 5  # lines from that header to its message
 _PERL_AT = re.compile(r" at (\S+) line (\d+)\.$")  # the end of Perl's die and warn
 _LUA_AT = re.compile(r"(?:[^\s:]+: )?([^\s:]+\.lua):(\d+): ")  # lua: file.lua:3: message
 _JAVA_SYMBOL = re.compile(r"\s+symbol:\s+(?:(?:static )?\w+ )?(\w+)")
@@ -246,7 +251,16 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
     frames: list[Location] = []  # of the traceback or stack being read, innermost first
     last: int | None = None  # index in found of the diagnostic that notes may extend
     function = ""  # the function gcc said the next errors are in
+    header: Location | None = None  # Node's file:line above the message it places
+    header_left = 0  # lines to that message, at most
     for line in output_lines(output):
+        header_left -= 1
+        if line[-1:].isdigit() and ":" in line:
+            match = _NODE_HEADER.fullmatch(line)
+            if match is not None:
+                header = Location(match.group(1).removeprefix("file://"), int(match.group(2)))
+                header_left = _NODE_HEADER_SPAN
+                continue
         if not any(word in line for word in _WORDS):
             continue
         inside = _IN_FUNCTION.match(line)
@@ -271,7 +285,8 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         if java is not None and last is not None:
             found[last] = _java_complete(found[last], *java)
             continue
-        diagnostic = _diagnostic(line, located, frames)
+        placed = located if located is not None or header_left <= 0 else header
+        diagnostic = _diagnostic(line, placed, frames)
         if diagnostic is None:
             if located is not None:  # the notes below belong to this message
                 last = None
@@ -285,7 +300,7 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
         if function and located is not None and diagnostic.kind == "undefined" and not (
                 diagnostic.qualifier or "undefined reference" in line):
             diagnostic = replace(diagnostic, qualifier=f"function {function}")
-        frames = []
+        frames, header_left = [], 0
         last = seen.setdefault(diagnostic, len(found))
         if last == len(found):
             found.append(diagnostic)

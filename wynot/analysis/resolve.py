@@ -372,9 +372,10 @@ class Resolver:
         else the hunks not applied of the function nearest its innermost frame that
         the diff changes (where the value is made), if that is GOOD's; at most
         :data:`MAX_REPAIR`. Not for a message whose places are its own spans
-        (rustc's labels): those are no callers."""
-        if self._diff is None or diagnostic.kind == "signature" or diagnostic.spans or len(
-                diagnostic.locations) < 2:
+        (rustc's labels): those are no callers; nor for a syntax error, whose
+        frames are the chain of imports that loaded the file."""
+        if self._diff is None or diagnostic.kind in ("signature", "syntax") or (
+                diagnostic.spans) or len(diagnostic.locations) < 2:
             return set()
         callers = {p.change for p in self._stack(diagnostic, applied)
                    if p.change is not None and not p.applied}
