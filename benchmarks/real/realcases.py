@@ -322,8 +322,17 @@ def count_hunk_headers(raw: bytes) -> int:
     return sum(1 for line in raw.splitlines() if line.startswith(b"@@"))
 
 
+_HUNK_HEADER = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
 def patch_for(changes: list[Change]) -> bytes:
-    """A patch of the given changes that ``git apply`` accepts on GOOD."""
+    """A patch of the given changes that ``git apply`` accepts on GOOD.
+
+    ``git apply`` looks for each hunk from its ``+`` line number, where it would
+    be once the hunks before it are applied: with some of them left out, that
+    is the GOOD line moved by the hunks kept, not BAD's line. From BAD's it
+    would search outward and, in a file that repeats a block (yyjson's readers
+    and writers), could find the other copy first."""
     by_header: dict[bytes, list[Change]] = {}
     for c in changes:
         if c.kind == "whole":
@@ -333,7 +342,22 @@ def patch_for(changes: list[Change]) -> bytes:
     for header, group in by_header.items():
         group.sort(key=lambda c: c.old_start)
         out.append(header)
-        out.extend(c.body for c in group)
+        shift = 0  # lines the kept hunks before this one added, less those they removed
+        for c in group:
+            match = _HUNK_HEADER.match(c.body) if c.kind == "hunk" else None
+            if match is None:
+                out.append(c.body)
+                continue
+            old_start, old_len = int(match.group(1)), int(match.group(2) or 1)
+            new_len = int(match.group(4) or 1)
+            # an insertion (no old lines) goes after GOOD's line old_start
+            new_start = old_start + shift + (1 if old_len == 0 and new_len else 0)
+            if new_len == 0:
+                new_start -= 1
+            start = b"@@ -%s +%d%s @@" % (match.group(0)[4:].split(b" ")[0], new_start,
+                                          b"," + match.group(4) if match.group(4) else b"")
+            out.append(start + c.body[match.end():])
+            shift += new_len - old_len
     return b"".join(out)
 
 
