@@ -546,7 +546,7 @@ class SearchOracle:
             return None
         base = record.ids
         adds = {c for c in self._resolver().completions(record.output_text(), base)
-                if self.deps.closure(base | {c}) <= base | {c}}
+                if self.deps.is_closed(base | {c})}
         if not adds:
             return None
         self.tester.progress(f"resolving: built, failed naming nothing -> adding "

@@ -59,7 +59,7 @@ class NameIndex:
                 own.update(n for scope, n in declared[cid].added if _outer(scope))
             if own - gone:
                 self.introduced[cid] = frozenset(own - gone)
-            for name in sorted(found.used - own) if found is not None else ():
+            for name in found.used - own if found is not None else ():
                 self.users.setdefault(name, []).append(cid)
         self.rewriters: dict[str, list[int]] = {}  # name -> changes that rewrite its declaration
         self.edits: dict[str, set[Edit]] = {}  # name -> how its declaration's line changed
@@ -159,9 +159,8 @@ class NameIndex:
         there unused, or used uninitialised, which a run shows by a failure that
         names nothing (a crash). A guess, which a run checks; at most
         :data:`MAX_REPAIR` (none when more)."""
-        names = sorted({n for c in applied for n in self.introduced.get(c, ())})
         found: set[int] = set()
-        for name in names:
+        for name in {n for c in applied for n in self.introduced.get(c, ())}:
             outside = [u for u in self.users.get(name, ()) if u not in applied]
             if len(outside) == 1:
                 found.add(outside[0])

@@ -223,7 +223,7 @@ class Resolver:
         (no diagnostic in ``output``: a crash, a wrong result), the changes
         outside ``applied`` that alone use a name an applied change brings in
         (:meth:`~wynot.analysis.names.NameIndex.completions`): a guess, which a
-        run checks. None when ``output`` reports a diagnostic, which the loop
+        run checks. Nothing when ``output`` reports a diagnostic, which the loop
         reads instead."""
         if self.diagnostics(output):
             return frozenset()
