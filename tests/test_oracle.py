@@ -225,12 +225,12 @@ def test_a_repair_adds_no_derived_dependency(make_repo, tmp_path) -> None:
 def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> None:
     """The prototype alone: gcc shows it disagreeing with the old call; the repair
     adds the call and the definition, and stops at LIMIT (UNRESOLVED). The
-    prototype with notes.txt's change breaks alike (the same errors, the same
-    repair, a difference the last errors do not involve): its own run, then
-    UNRESOLVED, the futile repair not run again. The prototype with the change
-    to the included header reports the same errors too, but that header defines
-    LIMIT, which the repair's last errors named: the repair is tried, and it
-    builds."""
+    prototype with notes.txt's change breaks alike (a difference the errors do
+    not involve): it is not run, the first run's errors are taken for its own,
+    and the futile repair is not run again: UNRESOLVED with no run. The
+    prototype with the change to the included header is broken alike too (its
+    first errors do not name LIMIT), but that header defines LIMIT, which the
+    repair's last errors named: the repair is tried, and it builds."""
     repo, good, diff, prototype, call, unused = limit_repo(make_repo)
     included = next(c.id for c in diff.changes if c.path == "cfg0.h")
     with run_tester(repo, good, diff, tmp_path) as (tester, records):
@@ -238,9 +238,10 @@ def test_a_repair_that_did_not_help_is_not_tried_again(make_repo, tmp_path) -> N
         assert oracle(frozenset({prototype})) is Outcome.UNRESOLVED
         assert len(records) == 2  # the configuration, one repair
         assert oracle(frozenset({prototype, unused})) is Outcome.UNRESOLVED
-        assert [r.ids for r in records[2:]] == [frozenset({prototype, unused})]
+        assert [(r.ids, r.source, r.output) for r in records[2:]] == [
+            (frozenset({prototype, unused}), PREDICTED, records[0].output)]
         assert oracle(frozenset({prototype, included})) is Outcome.FAIL
-    assert [r.source for r in records] == [RAN] * 5
+    assert [r.source for r in records] == [RAN, RAN, PREDICTED, PREDICTED, RAN]
     assert call in records[-1].ids
 
 
@@ -380,7 +381,9 @@ def test_a_loop_that_leads_into_a_chain_that_spread_stops_there(make_repo,
     the last errors tell): the loop stops there, UNRESOLVED, rather than going
     down the same chain for four rounds. With f5.py's change instead of
     notes.py's, the configuration holds what the chain needed after those
-    rounds, and the repairs go on until it builds."""
+    rounds, and the repairs go on until it builds; the rounds broken alike one
+    of the first loop's (h1 missing, h2 missing from f1, h3 from f2) take its errors
+    without a run of their own."""
     repo, good, diff, ids = spread_repo(make_repo, mention=True)
     user, cause, notes = ids["app/u.py"], ids["app/calc.py"], ids["app/notes.py"]
     chain = [ids[f"app/f{i}.py"] for i in range(1, 7)]
@@ -394,9 +397,11 @@ def test_a_loop_that_leads_into_a_chain_that_spread_stops_there(make_repo,
                    or r.ids >= {user, chain[0], notes}]
         asked = len(records)
         assert oracle(frozenset({user, chain[0], chain[4]})) is Outcome.PASS
-        grown = [r.ids for r in records[asked:] if r.ran and r.ids >= {user, chain[0]}]
+        grown = [r for r in records[asked:] if r.ids >= {user, chain[0]}]
     assert stopped == [{user, chain[0], notes}]
-    assert grown[-1] == {user, *chain} and len(grown) == MAX_RESOLUTION_ROUNDS + 1
+    assert grown[-1].ids == {user, *chain} and len(grown) == MAX_RESOLUTION_ROUNDS + 1
+    # the rounds broken alike a round of the first loop take its errors, not a run
+    assert [r.ran for r in grown] == [False, False, False, True, True]
 
 
 def test_the_other_direction_is_dropped_after_parts_that_said_nothing(make_repo,
@@ -568,3 +573,52 @@ def test_no_completion_once_one_said_nothing(make_repo, tmp_path) -> None:
                               completions_vain=MAX_VAIN_COMPLETIONS)
         assert oracle(frozenset({member, cause})) is Outcome.UNRESOLVED
     assert [r.ids for r in records] == [{member, cause}]
+
+
+def mode_repo(make_repo) -> tuple:
+    """gcc builds main.c with MODE from mode.txt; in mode 2 main.c reads a name no
+    file declares, an error that names main.c and nothing the diff defines.
+    main.c changes in two places, and mode.txt and notes.txt change. Returns
+    (repo, GOOD, diff, change id by path: main.c's first hunk under "main.c")."""
+    runner = b"""import subprocess, sys
+mode = open("mode.txt").read().strip()
+proc = subprocess.run(["gcc", "-fsyntax-only", "-DMODE=" + mode, "main.c"],
+                      capture_output=True, text=True, env={"LANG": "C", "PATH": "/usr/bin:/bin"})
+sys.stderr.write(proc.stderr)
+sys.exit(125 if proc.returncode else 0)
+"""
+    body = (b"int first = %d;\n" + CPAD + b"int main(void) {\n#if MODE == 2\n"
+            b"    return missing_value;\n#endif\n    return first;\n}\n" + CPAD
+            + b"int last = %d;\n")
+    repo = make_repo("mode")
+    good = repo.commit({"run_test.py": runner, "mode.txt": b"1\n", "notes.txt": b"one\n",
+                        "main.c": body % (1, 1)})
+    diff = read_diff(repo.path, good, repo.commit(
+        {"run_test.py": runner, "mode.txt": b"2\n", "notes.txt": b"two\n",
+         "main.c": body % (2, 2)}), context=0)
+    return repo, good, diff, {c.path: c.id for c in reversed(diff.changes)}
+
+
+def test_a_configuration_broken_alike_a_run_takes_its_errors_unless_one_that_built_agrees(
+        make_repo, tmp_path) -> None:
+    """main.c's first change with mode.txt's does not build, and its error involves
+    main.c's changes only: with notes.txt's change too, the configuration agrees
+    with it on all of them, and is answered UNRESOLVED with that run's errors,
+    not run. Where main.c's first change alone built before, it agrees with that
+    run as well: the errors did not tell everything (mode.txt is no source), and
+    the configuration with notes.txt's change runs."""
+    repo, good, diff, ids = mode_repo(make_repo)
+    first, mode, notes = ids["main.c"], ids["mode.txt"], ids["notes.txt"]
+    with run_tester(repo, good, diff, tmp_path / "alike") as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        assert oracle(frozenset({first, mode})) is Outcome.UNRESOLVED
+        assert oracle(frozenset({first, mode, notes})) is Outcome.UNRESOLVED
+    assert [(r.source, r.output) for r in records] == [(RAN, records[0].output),
+                                                       (PREDICTED, records[0].output)]
+    with run_tester(repo, good, diff, tmp_path / "built") as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        assert oracle(frozenset({first})) is Outcome.PASS
+        assert oracle(frozenset({first, mode})) is Outcome.UNRESOLVED
+        assert oracle(frozenset({first, mode, notes})) is Outcome.UNRESOLVED
+    assert [r.source for r in records] == [RAN, RAN, RAN]
+    assert "missing_value" in records[-1].output_text()

@@ -72,6 +72,19 @@ For a configuration it
    anything else leaves it UNRESOLVED. Until one such run has FAILED, a
    search makes :data:`MAX_VAIN_COMPLETIONS` of them.
 
+8. a configuration about to run that agrees with a run that did not build on
+   every change its errors involve, and on every change of the files they are
+   reported in (whose lines any change there moves), is broken alike, as far as
+   the errors tell (:class:`Broken`): it is not run, and that run's errors are
+   taken for its own, so that the resolution loop goes on from them (the same
+   repair, the same futile step). A run that did not build is remembered so
+   only when its errors involve a change it applied and one it did not (GOOD
+   and BAD build), and while no configuration that built agrees with it: one
+   that does shows its errors did not tell everything. A release diff whose
+   core structs changed reports the same error for a hundred configurations
+   that each drop another few changes (cmark: ``'cmark_node' has no member
+   named 'content'``, from one header line; docs/performance.md).
+
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
 outcome (:meth:`Tester.confirmed`).
@@ -85,7 +98,7 @@ from dataclasses import dataclass, field
 from wynot.analysis.depends import Dependencies
 from wynot.analysis.resolve import Resolution, Resolver, Target, is_construction_failure
 from wynot.outcome import Outcome
-from wynot.result import TestRecord, plural
+from wynot.result import CACHED, RAN, TestRecord, plural
 from wynot.runner import Reason
 from wynot.tester import DID_NOT_BUILD, Tester
 
@@ -124,6 +137,22 @@ class Repaired:
         return (not self.added <= config
                 and all((c in config) is (c in self.start) for c in self.involved)
                 and not config < self.start)
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """A run that did not build (``record``), and the changes a configuration must
+    agree with it on to be broken alike, as far as its errors tell: those its
+    errors involve (:meth:`Resolver.involved`), and every change of the files
+    they are reported in, where any change moves the lines they point at."""
+
+    record: TestRecord
+    involved: frozenset[int]
+    held: frozenset[int]  # the involved changes the run applied
+
+    def fits(self, config: frozenset[int]) -> bool:
+        """Whether ``config`` agrees with the run on every involved change."""
+        return all((c in config) is (c in self.held) for c in self.involved)
 
 
 @dataclass
@@ -185,6 +214,10 @@ class SearchOracle:
     # those diagnostics, holding none of what came after, goes the same way.
     spread_rounds: list[tuple[frozenset[Target], frozenset[int]]] = field(
         default_factory=list)
+    # Runs that did not build, none matched by a configuration that built
+    # (:meth:`_alike`), and the configurations that ran and built.
+    unbuilt_runs: list[Broken] = field(default_factory=list)
+    built_runs: list[frozenset[int]] = field(default_factory=list)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         inner = self.failed_inside(config)
@@ -237,7 +270,7 @@ class SearchOracle:
                                            f"predicted: needs {missing} more changes")
             self.tester.progress(f"resolving: learned dependencies -> adding "
                                  f"{len(repaired - config)} changes")
-            record = self.tester.run(repaired, "search", resolving=config)
+            record = self._run(repaired, resolving=config)
             if self.did_not_build(record):  # learning was not enough: no further rounds
                 self.unbuilt += 1
             else:
@@ -246,13 +279,13 @@ class SearchOracle:
             replay = self._replay(config)
             enlarged, involved = config, frozenset[int]()
             if replay is None:
-                record = self.tester.run(config, "search")
+                record = self._run(config)
             else:
                 memory, enlarged = replay
                 involved = memory.involved
                 self.tester.progress(f"resolving: repairs that built before -> adding "
                                      f"{len(enlarged - config)} changes")
-                record = self.tester.run(enlarged, "search", resolving=config)
+                record = self._run(enlarged, resolving=config)
                 if self.did_not_build(record):
                     self.repaired.remove(memory)  # it did not predict this one
             if self.resolver is not None:
@@ -412,7 +445,7 @@ class SearchOracle:
             self.tester.progress(
                 f"resolving: {', '.join(resolution.names[:4])} -> "
                 f"adding {len(enlarged) - len(config)} changes")
-            record = self.tester.run(enlarged, "search", resolving=config)
+            record = self._run(enlarged, resolving=config)
         if spread and steps:
             self._spread(rounds, record, enlarged)
         if steps and self.did_not_build(record):
@@ -501,7 +534,7 @@ class SearchOracle:
             self.tester.progress(f"resolving: the errors spread past what repairs add -> "
                                  f"trying {len(kept)} of the {len(config)} changes without "
                                  f"the {len(current) - len(kept)} they involve")
-            record = self.tester.run(kept, "search", resolving=config)
+            record = self._run(kept, resolving=config)
             if record.outcome is Outcome.FAIL:
                 return record
             if not self.did_not_build(record):
@@ -526,7 +559,7 @@ class SearchOracle:
         repaired = kept | fixes  # not closed: the errors say what it lacks, runs check
         self.tester.progress(f"resolving: the part's errors name their repair -> adding "
                              f"{plural(len(fixes), 'change')} to the part")
-        record = self.tester.run(repaired, "search", resolving=config)
+        record = self._run(repaired, resolving=config)
         if record.outcome is not Outcome.FAIL:
             return None
         self.answered_by[config] = repaired
@@ -552,12 +585,57 @@ class SearchOracle:
         self.tester.progress(f"resolving: built, failed naming nothing -> adding "
                              f"{plural(len(adds), 'change')} that alone "
                              f"use{'s' if len(adds) == 1 else ''} what it brings in")
-        run = self.tester.run(base | adds, "search", resolving=config)
+        run = self._run(base | adds, resolving=config)
         if run.outcome is Outcome.FAIL:
             self.completions_failed += 1
             return run
         self.completions_vain += 1
         return None
+
+    def _run(self, config: frozenset[int], *, resolving: frozenset[int] | None = None
+             ) -> TestRecord:
+        """Run ``config`` for the search, or, when it is broken alike a run that did
+        not build (:meth:`_alike`), answer it UNRESOLVED without running it, with
+        that run's errors for its own: the resolution loop goes on from them as
+        from a run of its own. Not when its run is known (it ran in this search,
+        or the cache has it): then that is free, and no guess is needed."""
+        if self.resolver is None:
+            return self.tester.run(config, "search", resolving=resolving)
+        alike = None if self.tester.known(config) else self._alike(config)
+        if alike is not None:
+            self.tester.progress(f"{plural(len(config), 'change')}: broken alike test "
+                                 f"{alike.record.number}, its errors taken without a run")
+            return self.tester.alike(config, "search", alike.record, resolving=resolving)
+        record = self.tester.run(config, "search", resolving=resolving)
+        self._observe(record)
+        return record
+
+    def _alike(self, config: frozenset[int]) -> Broken | None:
+        """The run that did not build nearest ``config`` (the latest of those as
+        near) among those ``config`` is broken alike (:meth:`Broken.fits`)."""
+        fitting = [run for run in self.unbuilt_runs if run.fits(config)]
+        return min(reversed(fitting), key=lambda run: len(config ^ run.record.ids),
+                   default=None)
+
+    def _observe(self, record: TestRecord) -> None:
+        """Remember a run: one that did not build as a :class:`Broken`, when its
+        errors involve a change it applied and one it did not (else GOOD or BAD,
+        which build, would be broken alike) and no configuration that built is
+        broken alike; one that built, dropping the runs it shows it is not
+        broken alike (their errors did not tell everything)."""
+        if record.source not in (RAN, CACHED) or record.commit:
+            return
+        config = record.ids
+        if not self.did_not_build(record):
+            self.built_runs.append(config)
+            self.unbuilt_runs = [run for run in self.unbuilt_runs if not run.fits(config)]
+            return
+        resolver, output = self._resolver(), record.output_text()
+        involved = resolver.involved(output, config) | resolver.reported_in(output)
+        run = Broken(record, involved, config & involved)
+        if (run.held and run.held != involved
+                and not any(run.fits(built) for built in self.built_runs)):
+            self.unbuilt_runs.append(run)
 
     def _futile(self, step: Step, config: frozenset[int]) -> bool:
         """Whether ``step``, taken from ``config``, ended a loop UNRESOLVED before,

@@ -105,6 +105,15 @@ class Tester:
                                     Outcome.UNRESOLVED, reason, 0.0, "", PREDICTED,
                                     count=len(ids)))
 
+    def alike(self, ids: frozenset[int], phase: str, like: TestRecord, *,
+              resolving: frozenset[int] | None = None) -> TestRecord:
+        """Answer UNRESOLVED without running anything: ``ids`` does not build, as
+        the run ``like`` did not, with its errors (its output) for its own. Kept
+        whole, unlike :meth:`predict`'s: at most one for each run a search makes."""
+        return self._add(TestRecord(len(self.records) + 1, phase, ids, Outcome.UNRESOLVED,
+                                    f"{DID_NOT_BUILD} (broken as test {like.number} was; "
+                                    "not run)", 0.0, like.output, PREDICTED, resolving))
+
     def run(self, ids: frozenset[int], phase: str, *, use_cache: bool = True,
             resolving: frozenset[int] | None = None,
             expect: Outcome | None = None) -> TestRecord:
@@ -504,8 +513,9 @@ class Tester:
             self._runs[record.phase] = self._runs.get(record.phase, 0) + 1
         if record.source in (RAN, CACHED) and not record.commit:
             self._ran.setdefault(record.ids, record)
-        # Predicted answers are cheap and can be many: log their size, not their ids.
-        ids = (record.size if record.source == PREDICTED
+        # Predicted answers are cheap and can be many: log their size, not their ids
+        # (but those predicted alike a run: one for each run at most).
+        ids = (record.size if record.count is not None
                else self.log.ids(record.ids, record.number))
         extra = _when(execution) if execution is not None else {}
         self.log.record(number=record.number, phase=record.phase, source=record.source,

@@ -31,7 +31,7 @@ from wynot.analysis.declarations import HunkDeclarations
 from wynot.analysis.depends import MAX_USERS
 from wynot.analysis.diagnostics import Diagnostic, parse_diagnostics, without_colours
 from wynot.analysis.names import MAX_REPAIR, NameIndex
-from wynot.analysis.places import Place, good_line, place
+from wynot.analysis.places import Place, file_for, good_line, place
 from wynot.analysis.symbols import Symbols
 from wynot.analysis.treesitter import Scope, file_language, outline
 from wynot.changes import Diff
@@ -286,6 +286,16 @@ class Resolver:
                 found.update(table.get(name, ()))
             found.update(cid for cid, _ in index.declarers.get(name, ()))
         return frozenset(found)
+
+    def reported_in(self, output: str) -> frozenset[int]:
+        """The changes of the files the errors of ``output`` point into (notes and
+        frames too): applying or dropping any of them moves the lines there."""
+        if self._diff is None:
+            return frozenset()
+        files = {file_for(self._diff, location.path)
+                 for diagnostic in self.diagnostics(output) for location in diagnostic.locations}
+        return frozenset(c.id for index in files if index is not None
+                         for c in self._diff.files[index].changes)
 
     def reports_again(self, output: str, applied: Iterable[int],
                       targets: Iterable[Target]) -> bool:
