@@ -14,10 +14,13 @@ from conftest import Executable, GitRepo
 from wynot import tester as testers
 from wynot.analysis.depends import Dependencies, derive
 from wynot.analysis.grouping import make_plan
+from wynot.analysis.resolve import Resolver
 from wynot.analysis.symbols import change_symbols, file_symbols
 from wynot.cache import RunLog
 from wynot.diffread import read_diff
 from wynot.label import label
+from wynot.oracle import SearchOracle
+from wynot.outcome import Outcome
 from wynot.pool import LocalPool
 from wynot.result import CAUSE, CONTEXT, INSEPARABLE
 from wynot.runner import Commands
@@ -159,3 +162,51 @@ def test_after_a_drop_the_next_units_go_together(make_repo, tmp_path: Path) -> N
     runs = [r for r in records if r.ran]
     assert len(runs) < len(everything) - 1  # one run a unit: 16 drops and the cause
     assert max(len(everything) - len(r.ids) for r in runs) >= 4  # four units at once
+
+
+CALLERS = "abcde"  # 12 hunks in all: more than labelling's early cores need
+RENAMED = Executable(b"""#!/usr/bin/env python3
+import importlib, sys
+try:
+    for name in "%s":
+        importlib.import_module("app." + name)
+    from app.calc import VALUE
+except Exception as error:
+    print(f"{type(error).__name__}: {error}")
+    sys.exit(125)
+sys.exit(0 if VALUE == 2 else 1)
+""" % CALLERS.encode())
+
+
+def test_the_answer_without_what_build_errors_involved_is_tried_first(
+        make_repo, tmp_path: Path) -> None:
+    """BAD renames util.helper to helper2 with its five callers and changes VALUE in
+    calc.py, the cause. With no dependencies known, each change is a unit of its
+    own, and removing any part of the rename breaks the import. The search's
+    oracle saw util.py's change alone not import (its error names helper, which
+    the callers mention): the answer's one change that no build error
+    involved, calc.py's, runs first, fails, and the rest goes in that one run."""
+    repo = make_repo("renamed")
+    files = {"run_test.py": RENAMED, "app/__init__.py": b""}
+    good = repo.commit({**files, "app/util.py": b"def helper(x):\n    return x\n" + PAD,
+                        **{f"app/{n}.py": caller(n, "helper") for n in CALLERS},
+                        "app/calc.py": b"VALUE = 2\n"})
+    bad = repo.commit({**files, "app/util.py": b"def helper2(x):\n    return x\n" + PAD,
+                       **{f"app/{n}.py": caller(n, "helper2") for n in CALLERS},
+                       "app/calc.py": b"VALUE = 3\n"})
+    diff = read_diff(repo.path, good, bad)
+    ids = {c.path: c.id for c in diff.changes}
+    everything = frozenset(c.id for c in diff.changes)
+    assert len(everything) == 12  # a caller's import and its use are two hunks
+    symbols = {c.id: change_symbols(c, diff.files[c.file]) for c in diff.changes}
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), Resolver(symbols, diff=diff))
+        # its repair, the callers' ten hunks, is more than a round may add
+        assert oracle(frozenset({ids["app/util.py"]})) is Outcome.UNRESOLVED
+        assert oracle.untouched(everything) == {ids["app/calc.py"]}
+        asked = len(records)
+        labelled = label(tester, everything, lambda: False, Dependencies(), everything,
+                         {c: c for c in everything}, untouched=oracle.untouched)
+    assert labelled.chosen == {ids["app/calc.py"]}
+    assert labelled.roles == {ids["app/calc.py"]: CAUSE}
+    assert [r.ids for r in records[asked:] if r.ran][0] == {ids["app/calc.py"]}

@@ -297,7 +297,8 @@ def _search_hunks(repo: Path, analysis: Analysis, request: Request, tester: Test
                                  functools.partial(_blamed, oracle, bad_record.output_text(),
                                                    functools.cache(lambda: vocabulary(diff)))
                                  if oracle.resolver else None,
-                                 oracle.needs_shown if oracle.resolver else None)
+                                 oracle.needs_shown if oracle.resolver else None,
+                                 oracle.untouched if oracle.resolver else None)
                 chosen, roles = labelled.chosen, labelled.roles
             except SearchStopped as stopped:
                 tester.progress(f"budget spent while labelling; the answer has "

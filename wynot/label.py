@@ -180,14 +180,21 @@ def _failing(tester: Tester) -> Iterator[frozenset[int]]:
 def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies,
           found: frozenset[int], units: Mapping[int, int],
           repair: Repair | None = None, blame: Blame | None = None,
-          broken: Blame | None = None, shown: Shown | None = None) -> Labelled:
+          broken: Blame | None = None, shown: Shown | None = None,
+          untouched: Callable[[frozenset[int]], frozenset[int]] | None = None) -> Labelled:
     """Minimise the context of a failing answer over units, then label it, by real runs.
 
     ``found`` is dd+'s own answer (the cause as the search saw it), ``units``
     the grouping's unit of each change. First the cause alone and the cause
     with the changes it needs by the derived dependencies (one run each,
     when they differ from the answer): if either fails, the rest of the
-    context goes at once. With ``repair`` (failure resolution), the cause
+    context goes at once. With ``untouched`` (the changes of a configuration
+    that no error of the search's runs that did not build involved), so
+    does it when the answer's changes that no such error involved, less those
+    that lack what they need, FAIL on their own (one run, for an answer of
+    more than :data:`EARLY_CORES_FROM` changes): in a tangle the errors show
+    where its parts hold each other up, and a cause that builds on GOOD lies
+    outside them. With ``repair`` (failure resolution), the cause
     alone is tried even where the derived dependencies say it cannot build,
     and an import or build error it reports is repaired by changes of the
     answer (:func:`wynot.grow.grow`). Then the changes the dependencies pulled in from
@@ -223,6 +230,14 @@ def label(tester: Tester, chosen: frozenset[int], stop: Stop, deps: Dependencies
         elif _run_label(tester, core, stop, chosen) is Outcome.FAIL:
             chosen = core
             break
+    if untouched is not None and len(chosen) > EARLY_CORES_FROM:  # else one removal each
+        clear = needs.interior(untouched(chosen))
+        if clear and clear < chosen:
+            if not tester.has_run(clear):  # else its run answers, free
+                tester.progress(f"trying the {plural(len(clear), 'change')} of the answer "
+                                "that no build error involved")
+            if _run_label(tester, clear, stop, chosen) is Outcome.FAIL:
+                chosen = clear
     batches = repair if repair is not None and worth_growing(frozenset(), chosen) else None
     far = frozenset(c for c in chosen if distance.get(c, 0) > 1)
     if len(far) > 1 and far < chosen and _run_label(

@@ -218,6 +218,8 @@ class SearchOracle:
     # (:meth:`_alike`), and the configurations that ran and built.
     unbuilt_runs: list[Broken] = field(default_factory=list)
     built_runs: list[frozenset[int]] = field(default_factory=list)
+    # Every change an error of a run that did not build involved (:meth:`untouched`).
+    errors_involved: set[int] = field(default_factory=set)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         inner = self.failed_inside(config)
@@ -610,6 +612,13 @@ class SearchOracle:
         self._observe(record)
         return record
 
+    def untouched(self, config: frozenset[int]) -> frozenset[int]:
+        """The changes of ``config`` that no error of the search's runs that did not
+        build involved, as far as this oracle saw them: in a tangle, the errors
+        show where its parts hold each other up, and a cause that builds on
+        GOOD lies outside them."""
+        return config - self.errors_involved
+
     def _alike(self, config: frozenset[int]) -> Broken | None:
         """The run that did not build nearest ``config`` (the latest of those as
         near) among those ``config`` is broken alike (:meth:`Broken.fits`)."""
@@ -631,7 +640,9 @@ class SearchOracle:
             self.unbuilt_runs = [run for run in self.unbuilt_runs if not run.fits(config)]
             return
         resolver, output = self._resolver(), record.output_text()
-        involved = resolver.involved(output, config) | resolver.reported_in(output)
+        named = resolver.involved(output, config)
+        self.errors_involved.update(named)
+        involved = named | resolver.reported_in(output)
         run = Broken(record, involved, config & involved)
         if (run.held and run.held != involved
                 and not any(run.fits(built) for built in self.built_runs)):
