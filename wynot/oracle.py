@@ -83,7 +83,9 @@ For a configuration it
    that does shows its errors did not tell everything. A release diff whose
    core structs changed reports the same error for a hundred configurations
    that each drop another few changes (cmark: ``'cmark_node' has no member
-   named 'content'``, from one header line; docs/performance.md).
+   named 'content'``, from one header line; docs/performance.md). Every
+   change such errors involve is kept as well: labelling first tries an
+   answer without them (:meth:`untouched`).
 
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
