@@ -39,7 +39,8 @@ def test_a_removal_of_everything_is_not_tried() -> None:
     assert with_users(frozenset({0, 1, 2}), {0: {1, 2}, 5: {0}}) == []
 
 
-def renamed_cause_and_helper(make_repo, renamed: bool = True, callers: int = CALLERS):
+def renamed_cause_and_helper(make_repo, renamed: bool = True, callers: int = CALLERS,
+                             pair: bool = False):
     """BAD renames base() (x + 1) to scaled() (x + 2) in lib.c and its one call in
     main.c: the cause, two changes that each need the other to link. It also
     renames helper() to helper_v2() in h.h, h.c and three callers (c0.c to
@@ -48,7 +49,9 @@ def renamed_cause_and_helper(make_repo, renamed: bool = True, callers: int = CAL
     declaration and h.c's macro undeclared (errors at their changed lines);
     without a caller's change, its old call is an implicit declaration (at a
     line no applied change wrote); without h.c's, the link fails (no line).
-    Not ``renamed``: the cause is lib.c's step alone, base() keeps its name."""
+    Not ``renamed``: the cause is lib.c's step alone, base() keeps its name.
+    With ``pair``, a.c starts returning a macro that a.h adds, which nothing
+    else reads: without a.h's change, a.c's is an undeclared name."""
     repo = make_repo("renamed-cause")
 
     def tree(name: bytes, step: bytes, helper: bytes, factor: bytes) -> dict[str, bytes]:
@@ -63,6 +66,10 @@ def renamed_cause_and_helper(make_repo, renamed: bool = True, callers: int = CAL
                       b"    int s = %s(40);\n    printf(\"%%d\\n\", s);\n"
                       b"    return s == 41 ? 0 : s == 42 ? 1 : 125;\n}\n" % (name, name),
         }
+        if pair:
+            files["a.h"] = b"#define ASTEP 2\n" if factor == b"FACTOR" else b"/* a */\n"
+            files["a.c"] = b"#include \"a.h\"\nint a(void) {\n    return %s;\n}\n" % (
+                b"ASTEP" if factor == b"FACTOR" else b"1")
         for i in range(callers):
             files[f"c{i}.c"] = (b"#include \"h.h\"\nint c%d(void) {\n    return %s(%d);\n}\n"
                                 % (i, helper, i))
@@ -201,6 +208,26 @@ def test_a_large_answer_tries_the_core_the_searchs_errors_show_before_any_remova
     ran = [r for r in records if r.ran and r.phase == "label"]
     assert ran[0].ids == cause and ran[0].outcome.name == "FAIL"
     assert len(ran) == 1 + len(cause)  # the core, then its own two removals
+
+
+def test_a_core_that_passes_is_no_dead_end(make_repo, tmp_path: Path) -> None:
+    """The answer of the test above with a.c and a.h too: the search's runs also
+    show a.c needing a.h. The smallest core, {a.c, a.h}, builds and PASSES: the
+    needs were right, and the cause lies elsewhere. The next core, the cause,
+    is run and FAILS, before any removal."""
+    callers = 9
+    repo, good, bad = renamed_cause_and_helper(make_repo, callers=callers, pair=True)
+    diff = read_diff(repo.path, good, bad)
+    cause = frozenset({hunk_of(diff, "lib.c", "scaled"), hunk_of(diff, "main.c", "scaled")})
+    pair = frozenset({hunk_of(diff, "a.c", ""), hunk_of(diff, "a.h", "")})
+    everything = frozenset(c.id for c in diff.changes)
+    searched = tuple(everything - {hunk_of(diff, path, "")}
+                     for path in ("lib.c", "h.h", "h.c", "a.h"))
+    labelled, records = label_all(repo, good, diff, tmp_path / "runs", None,
+                                  resolver_for(diff).needs_shown, searched)
+    assert labelled.chosen == cause
+    ran = [r for r in records if r.ran and r.phase == "label"]
+    assert [(r.ids, r.outcome.name) for r in ran[:2]] == [(pair, "PASS"), (cause, "FAIL")]
 
 
 VERSIONED_TEST = b"""#!/bin/sh

@@ -425,10 +425,12 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     name (``repair``), with what those need, up to :data:`MAX_GROWTH` times. A
     core that an earlier run shows cannot build is not run: it grows by the
     changes that run's errors blame (:class:`Evidence`). After ``dead_ends``
-    cores run in vain (grown as far as they could be), the needs at hand are
-    too incomplete to guess a core from: no more are tried (one, before the
-    sweep, when only the search's runs have shown needs). ``shown_by_run``
-    keeps each run's pairs, read once per labelling.
+    cores run in vain that did not build (grown as far as they could be), the
+    needs at hand are too incomplete to guess a core from: no more are tried
+    (one, before the sweep, when only the search's runs have shown needs). A
+    core that PASSES is no dead end: the needs built it, and the cause lies
+    elsewhere; the cores inside it are not tried. ``shown_by_run`` keeps each
+    run's pairs, read once per labelling.
     """
     needs: dict[int, set[int]] = {}
     for record in tester.records:
@@ -456,7 +458,7 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
     for core in candidates:
         if vain == dead_ends:
             break
-        left = runs
+        left, built = runs, False
         for _ in range(MAX_GROWTH + 1):
             if core in tried or runs == 0 or not _worth_trying(core, chosen, passed):
                 break
@@ -471,13 +473,17 @@ def _needed_core(tester: Tester, stop: Stop, chosen: frozenset[int], causes: fro
                 record = _label_run(tester, core, stop, chosen)
                 if record.outcome is Outcome.FAIL:
                     return core
+                if record.outcome is Outcome.PASS:  # it built: the cause lies elsewhere
+                    built = True
+                    passed.append(core)
+                    break
                 resolution = (repair(record.output_text(), core) if repair is not None
                               and record.outcome is Outcome.UNRESOLVED else None)
                 lacking = resolution.add & chosen if resolution is not None else frozenset()
             if not lacking - core:
                 break
             core = reach(core | lacking, chosen, both)
-        if runs < left:  # runs for a core that did not FAIL, grown or not
+        if runs < left and not built:  # runs for a core that did not build, grown or not
             vain += 1
     return chosen
 
