@@ -283,12 +283,13 @@ def changed_texts(hunk_text: str, old_start: int, new_start: int
 
 
 def leading_context(hunk_text: str) -> int:
-    """How many context lines a hunk starts with."""
+    """How many context lines a hunk starts with (its lines after the header that
+    start with a space, up to the first that does not; the text is not split)."""
     count = 0
-    for line in hunk_text.split("\n")[1:]:
-        if not line.startswith(" "):
-            break
+    at = hunk_text.find("\n") + 1  # the first line after the header
+    while at and hunk_text.startswith(" ", at):
         count += 1
+        at = hunk_text.find("\n", at) + 1
     return count
 
 
