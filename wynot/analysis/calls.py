@@ -158,5 +158,8 @@ def _plain_call(function: str, positional: int) -> Call:
 
 def call_starts(node: ast.Call) -> frozenset[int]:
     """The lines a call names its function and starts each argument on."""
-    return frozenset([node.func.end_lineno or node.lineno, *[arg.lineno for arg in node.args],
-                      *[keyword.lineno for keyword in node.keywords]])
+    lines = [arg.lineno for arg in node.args]
+    lines.append(node.func.end_lineno or node.lineno)
+    if node.keywords:
+        lines.extend([keyword.lineno for keyword in node.keywords])
+    return frozenset(lines)

@@ -377,8 +377,9 @@ def token_change(old: Sequence[str], new: Sequence[str], *, old_defined: Iterabl
                  new_defined: Iterable[str] = ()) -> TokenChange:
     """Compare the token sequences of a change's two sides."""
     old_count, new_count = Counter(old), Counter(new)
-    left = frozenset(t for t, n in old_count.items() if n > new_count[t])
-    arrived = frozenset(t for t, n in new_count.items() if n > old_count[t])
+    # ``get``, not ``[]``: a Counter's missing key goes through ``__missing__`` in Python
+    left = frozenset(t for t, n in old_count.items() if n > new_count.get(t, 0))
+    arrived = frozenset(t for t, n in new_count.items() if n > old_count.get(t, 0))
     qualifiers: set[tuple[str, str, str]] = set()
     if left and arrived:
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)

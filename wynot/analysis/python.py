@@ -206,7 +206,8 @@ def hunk_names(hunk: Hunk, old: PythonSide, new: PythonSide,
               there: PythonSide) -> tuple[LocalNames, LocalNames]:
         """(names bound here and not there, names read), for the scopes on ``lines``."""
         seen = [entry for n in lines for entry in here.uses.get(n, ())]
-        reads = {(_owner(f, name, here.bound), name) for f, name, store in seen if not store}
+        reads = {(_owner(f, name, here.bound), name)
+                 for f, name in {(f, name) for f, name, store in seen if not store}}
         return (frozenset((f, name) for f, name, store in seen
                           if store and f in there.bound and name not in there.bound[f]),
                 frozenset((f, name) for f, name in reads if f))
