@@ -21,6 +21,7 @@ pass any other keyword.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -98,7 +99,7 @@ class Shapes:
             for line in spans:
                 self.calls.setdefault(line, []).append(call)
 
-    def signatures_on(self, lines: set[int]) -> dict[str, Signature]:
+    def signatures_on(self, lines: Iterable[int]) -> dict[str, Signature]:
         """Functions whose ``def`` lines touch ``lines``; a name defined twice there is left out."""
         found: dict[str, Signature] = {}
         twice: set[str] = set()
@@ -109,7 +110,7 @@ class Shapes:
                 found[name] = signature
         return {name: sig for name, sig in found.items() if name not in twice}
 
-    def calls_on(self, lines: set[int]) -> frozenset[Call]:
+    def calls_on(self, lines: Iterable[int]) -> frozenset[Call]:
         return frozenset(call for line in lines for call in self.calls.get(line, ()))
 
 
@@ -136,16 +137,29 @@ def call_of(node: ast.Call) -> Call | None:
     func = node.func
     name = func.id if isinstance(func, ast.Name) else (
         func.attr if isinstance(func, ast.Attribute) else None)
-    if name is None or any(isinstance(arg, ast.Starred) for arg in node.args):
+    if name is None:
         return None
-    return Call(name, len(node.args), frozenset(k.arg for k in node.keywords if k.arg),
-                open_keywords=any(k.arg is None for k in node.keywords))
-
-
-def call_starts(node: ast.Call) -> Iterable[int]:
-    """The lines a call names its function and starts each argument on."""
-    yield node.func.end_lineno or node.lineno
     for arg in node.args:
-        yield arg.lineno
-    for keyword in node.keywords:
-        yield keyword.lineno
+        if isinstance(arg, ast.Starred):
+            return None
+    keywords = node.keywords
+    if not keywords:
+        return _plain_call(name, len(node.args))
+    return Call(name, len(node.args), frozenset(k.arg for k in keywords if k.arg),
+                open_keywords=any(k.arg is None for k in keywords))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _plain_call(function: str, positional: int) -> Call:
+    """A call that passes no keyword, made once: the many calls of one shape (most
+    calls pass none) share one value."""
+    return Call(function, positional, frozenset())
+
+
+def call_starts(node: ast.Call) -> frozenset[int]:
+    """The lines a call names its function and starts each argument on."""
+    lines = [arg.lineno for arg in node.args]
+    lines.append(node.func.end_lineno or node.lineno)
+    if node.keywords:
+        lines.extend([keyword.lineno for keyword in node.keywords])
+    return frozenset(lines)

@@ -283,12 +283,13 @@ def changed_texts(hunk_text: str, old_start: int, new_start: int
 
 
 def leading_context(hunk_text: str) -> int:
-    """How many context lines a hunk starts with."""
+    """How many context lines a hunk starts with (its lines after the header that
+    start with a space, up to the first that does not; the text is not split)."""
     count = 0
-    for line in hunk_text.split("\n")[1:]:
-        if not line.startswith(" "):
-            break
+    at = hunk_text.find("\n") + 1  # the first line after the header
+    while at and hunk_text.startswith(" ", at):
         count += 1
+        at = hunk_text.find("\n", at) + 1
     return count
 
 
@@ -376,8 +377,9 @@ def token_change(old: Sequence[str], new: Sequence[str], *, old_defined: Iterabl
                  new_defined: Iterable[str] = ()) -> TokenChange:
     """Compare the token sequences of a change's two sides."""
     old_count, new_count = Counter(old), Counter(new)
-    left = frozenset(t for t, n in old_count.items() if n > new_count[t])
-    arrived = frozenset(t for t, n in new_count.items() if n > old_count[t])
+    # ``get``, not ``[]``: a Counter's missing key goes through ``__missing__`` in Python
+    left = frozenset(t for t, n in old_count.items() if n > new_count.get(t, 0))
+    arrived = frozenset(t for t, n in new_count.items() if n > old_count.get(t, 0))
     qualifiers: set[tuple[str, str, str]] = set()
     if left and arrived:
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)

@@ -9,7 +9,7 @@ binds and where they are read, and the scopes' line spans.
 from __future__ import annotations
 
 import ast
-from typing import cast
+from typing import Any
 
 from wynot.analysis.calls import Call, Signature, call_of, call_starts, decorated, signature_of
 from wynot.analysis.lexical import Pairs
@@ -117,32 +117,46 @@ class SideReader:
             elif kind in _NAMING:
                 self._name(node, body)
         elif arguments is not None and kind is ast.arg:
-            arg = cast(ast.arg, node)
+            arg: ast.arg = node  # type: ignore[assignment]
             arguments.names.add(arg.arg)
-            self.uses.setdefault(arg.lineno, set()).add((arguments.name, arg.arg, True))
+            self._use(arg.lineno, (arguments.name, arg.arg, True))
         if where is not None:
             where = (where[0], where[1], True) if kind in _STATEMENTS else None
+        uses = self.uses
         fields = _FIELDS.get(kind)
         for field in fields if fields is not None else _fields(kind):
-            value = getattr(node, field, None)
-            if type(value) is list:
-                for item in value:
-                    if type(item) is not ast.Constant and isinstance(item, ast.AST):
-                        self._walk(item, where, body, arguments)
-            elif type(value) is not ast.Constant and isinstance(value, ast.AST):
-                self._walk(value, where, body, arguments)
+            value: Any = getattr(node, field, None)
+            for item in value if type(value) is list else (value,):
+                child = type(item)
+                if child is ast.Name:  # two nodes in five: read here, as _name would
+                    if body is not None:
+                        store = not isinstance(item.ctx, ast.Load)
+                        used = uses.get(item.lineno)
+                        if used is None:
+                            used = uses[item.lineno] = set()
+                        used.add((body.name, item.id, store))
+                        if store:
+                            body.names.add(item.id)
+                elif child is not ast.Constant and isinstance(item, ast.AST):
+                    self._walk(item, where, body, arguments)
+
+    def _use(self, line: int, use: tuple[str, str, bool]) -> None:
+        used = self.uses.get(line)
+        if used is None:
+            used = self.uses[line] = set()
+        used.add(use)
 
     def _name(self, node: ast.AST, body: _Function) -> None:
         """What a node in a function's body binds or reads."""
         if isinstance(node, ast.Name):
             store = not isinstance(node.ctx, ast.Load)
-            self.uses.setdefault(node.lineno, set()).add((body.name, node.id, store))
+            self._use(node.lineno, (body.name, node.id, store))
             if store:
                 body.names.add(node.id)
         elif (body.me and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
               and node.value.id == body.me):
             store = not isinstance(node.ctx, ast.Load)
-            self.uses.setdefault(node.lineno, set()).add((body.owner, node.attr, store))
+            self._use(node.lineno, (body.owner, node.attr, store))
             if store:
                 self.members[body.owner].add(node.attr)
         elif isinstance(node, ast.alias):
@@ -151,7 +165,7 @@ class SideReader:
             body.names.add(node.name)
 
     def _call(self, node: ast.Call) -> None:
-        starts = frozenset(call_starts(node))  # the lines of its keywords among them
+        starts = call_starts(node)  # the lines of its keywords among them
         if self.asked is not None and starts.isdisjoint(self.asked):
             return
         func = node.func
@@ -209,7 +223,7 @@ class SideReader:
                 for target in targets:
                     if isinstance(target, ast.Name):
                         self.members[key].add(target.id)
-                        self.uses.setdefault(target.lineno, set()).add((key, target.id, True))
+                        self._use(target.lineno, (key, target.id, True))
             inner = (f"{prefix}{node.name}.", key, nested)
         for expression in (*node.bases, *node.keywords):
             self._walk(expression, None, None, None)

@@ -28,7 +28,7 @@ from wynot.analysis.calls import (
     Shapes,
     Signature,
 )
-from wynot.analysis.lexical import Changed, Pairs, changed_lines, leading_context, span
+from wynot.analysis.lexical import Changed, Pairs, changed_lines, leading_context
 from wynot.analysis.pyread import SideReader
 from wynot.analysis.runtime import NOTHING_INERT, Inert, postponed, read_inert
 from wynot.changes import Hunk
@@ -79,7 +79,7 @@ def analyse_python(data: bytes,
     if spans is not None:
         tree = ast.Module(body=_touching(tree.body, spans), type_ignores=[])
     asked = None if spans is None else frozenset(
-        line for start, end in spans for line in range(start, end + 1))
+        itertools.chain.from_iterable(range(start, end + 1) for start, end in spans))
     return _side(SideReader(tree, asked), read_inert(tree.body, future=future))
 
 
@@ -162,7 +162,8 @@ def hunk_shapes(hunk: Hunk, old: PythonSide, new: PythonSide,
     # found on the other side within the hunk's lines, context included.
     # (The hunk's whole spans are read only where its changed lines hold a
     # signature or a call: most hunks have neither.)
-    old_span, new_span = span(hunk.old_start, hunk.old_len), span(hunk.new_start, hunk.new_len)
+    old_span = range(hunk.old_start, hunk.old_start + hunk.old_len)  # as lexical.span, unbuilt
+    new_span = range(hunk.new_start, hunk.new_start + hunk.new_len)
     edited_old, edited_new = old.shapes.signatures_on(removed), new.shapes.signatures_on(added)
     reshaped: frozenset[tuple[str, Signature, Signature]] = frozenset()
     if edited_old or edited_new:
@@ -205,7 +206,8 @@ def hunk_names(hunk: Hunk, old: PythonSide, new: PythonSide,
               there: PythonSide) -> tuple[LocalNames, LocalNames]:
         """(names bound here and not there, names read), for the scopes on ``lines``."""
         seen = [entry for n in lines for entry in here.uses.get(n, ())]
-        reads = {(_owner(f, name, here.bound), name) for f, name, store in seen if not store}
+        reads = {(_owner(f, name, here.bound), name)
+                 for f, name in {(f, name) for f, name, store in seen if not store}}
         return (frozenset((f, name) for f, name, store in seen
                           if store and f in there.bound and name not in there.bound[f]),
                 frozenset((f, name) for f, name in reads if f))
