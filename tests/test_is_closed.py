@@ -94,3 +94,25 @@ def test_the_interior_drops_what_lacks_a_need_and_what_needs_that() -> None:
     assert deps.interior({1, 2, 3, 4}) == {1, 2, 3, 4}
     assert deps.interior({2, 3, 4}) == {2, 3, 4}
     assert deps.is_closed(deps.interior({1, 3, 4}))
+
+
+@given(edges, st.integers(0, 59), configs)
+def test_a_need_discarded_is_forgotten_by_the_answers_kept(
+        needs: list[tuple[int, int]], drop: int, config: frozenset[int]) -> None:
+    """After asking, an edge is discarded: the answers are those of a graph that
+    never had it, ties included."""
+    deps, without = Dependencies(), Dependencies()
+    for i, (a, b) in enumerate(needs):
+        (deps.tie if i % 3 == 0 else deps.add)(a, b)
+    deps.is_closed(config)
+    if needs:
+        a, b = needs[drop % len(needs)]
+        deps.discard(a, b)
+        for i, (x, y) in enumerate(needs):
+            if (x, y) != (a, b):
+                (without.tie if i % 3 == 0 else without.add)(x, y)
+    else:
+        without = Dependencies()
+    assert deps.is_closed(config) is without.is_closed(config)
+    assert deps.needs == {k: v for k, v in without.needs.items() if v}
+    assert deps.ties == without.ties

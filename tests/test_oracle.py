@@ -19,6 +19,7 @@ from wynot.dd import split_evenly
 from wynot.diffread import read_diff
 from wynot.oracle import (
     MAX_KNOWN_REPAIR,
+    MAX_REPAIR_GROWTH,
     MAX_RESOLUTION_ROUNDS,
     MAX_VAIN_COMPLETIONS,
     MAX_VAIN_SHRINKS,
@@ -622,3 +623,86 @@ def test_a_configuration_broken_alike_a_run_takes_its_errors_unless_one_that_bui
         assert oracle(frozenset({first, mode, notes})) is Outcome.UNRESOLVED
     assert [r.source for r in records] == [RAN, RAN, RAN]
     assert "missing_value" in records[-1].output_text()
+
+
+def member_removed_repo(make_repo, users: int = 1) -> tuple:
+    """node.h's struct loses its member ``content`` (for ``data``); a.c's f and each
+    of b.c's ``users`` functions stop using it, each in a hunk of its own, and
+    a.c's f2 changes too. gcc checks both files, b.c only where mode.txt says 1,
+    which a change makes 0. Returns (repo, GOOD, diff, change id by name:
+    struct, a, b (b.c's first), f2, mode)."""
+    runner = b"""import subprocess, sys
+mode = open("mode.txt").read().strip()
+proc = subprocess.run(["gcc", "-fsyntax-only", "-DMODE=" + mode, "a.c", "b.c"],
+                      capture_output=True, text=True, env={"LANG": "C", "PATH": "/usr/bin:/bin"})
+sys.stderr.write(proc.stderr)
+sys.exit(125 if proc.returncode else 0)
+"""
+    def files(member: bytes, mode: bytes, two: bytes) -> dict[str, bytes]:
+        uses = b"".join(b"int g%d(struct node *n) {\n" % i + CPAD
+                        + b"    return n->%s + %d;\n}\n" % (member, i) for i in range(users))
+        return {"run_test.py": runner, "mode.txt": mode,
+                "node.h": b"struct node {\n    int %s;\n    int len;\n};\n" % member,
+                "a.c": b'#include "node.h"\nint f(struct node *n) {\n    return n->%s;\n}\n'
+                % member + CPAD + b"int f2(void) { return %s; }\n" % two,
+                "b.c": b'#include "node.h"\n#if MODE\n' + uses + b"#endif\n"}
+    repo = make_repo("member")
+    good = repo.commit(files(b"content", b"1\n", b"1"))
+    diff = read_diff(repo.path, good, repo.commit(files(b"data", b"0\n", b"2")), context=0)
+    def hunk(path: str, text: str) -> int:
+        return next(c.id for c in diff.changes if c.path == path and c.hunk
+                    and text in c.hunk.text)
+    return repo, good, diff, {"struct": hunk("node.h", "+    int data;"),
+                              "a": hunk("a.c", "n->data;"), "b": hunk("b.c", "n->data + 0"),
+                              "f2": hunk("a.c", "return 2"), "mode": hunk("mode.txt", "+0")}
+
+
+def test_a_member_taken_away_needs_the_changes_that_stop_using_it(
+        make_repo, tmp_path) -> None:
+    """With the struct's change and a.c's, gcc says b.c's line still uses the member
+    the struct lost: the struct's change needs b.c's. The repair builds; a later
+    configuration with the struct's change and without b.c's runs with it at once,
+    with no failed build first."""
+    repo, good, diff, ids = member_removed_repo(make_repo)
+    struct, a, b, f2 = ids["struct"], ids["a"], ids["b"], ids["f2"]
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        assert oracle(frozenset({struct, a})) is Outcome.PASS  # repaired by b.c's change
+        assert "has no member named" in records[0].output_text()
+        assert oracle.shown.needs == {struct: {b}}
+        assert oracle(frozenset({struct, a, f2})) is Outcome.PASS
+    assert [(r.ids, r.source) for r in records] == [
+        ({struct, a}, RAN), ({struct, a, b}, RAN), ({struct, a, f2, b}, RAN)]
+
+
+def test_a_configuration_lacking_more_than_a_repair_of_what_errors_showed_is_predicted(
+        make_repo, tmp_path) -> None:
+    """More functions of b.c than a repair may add stop using the member, each in
+    its own hunk: once the errors have shown the struct's change needs them all,
+    a configuration with it and without them is UNRESOLVED without a run."""
+    users = MAX_REPAIR_GROWTH + 1
+    repo, good, diff, ids = member_removed_repo(make_repo, users=users)
+    struct, a, f2 = ids["struct"], ids["a"], ids["f2"]
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), c_resolver(diff))
+        oracle(frozenset({struct, a}))
+        assert len(oracle.shown.needs[struct]) == users
+        ran = len(records)
+        assert oracle(frozenset({struct, a, f2})) is Outcome.UNRESOLVED
+    assert [r.source for r in records[ran:]] == [PREDICTED]
+    assert records[-1].reason == f"predicted: the errors showed it needs {users} more changes"
+
+
+def test_a_need_the_compiler_showed_is_dropped_where_a_configuration_built_without_it(
+        make_repo, tmp_path) -> None:
+    """With mode.txt's change, b.c is not compiled, and the struct's change builds
+    without b.c's: the need an error shows later is no need, and is not kept."""
+    repo, good, diff, ids = member_removed_repo(make_repo)
+    struct, a, b, mode = ids["struct"], ids["a"], ids["b"], ids["mode"]
+    resolver = c_resolver(diff)
+    with run_tester(repo, good, diff, tmp_path) as (tester, records):
+        oracle = SearchOracle(tester, Dependencies(), resolver)
+        assert oracle(frozenset({struct, a, mode})) is Outcome.PASS
+        assert oracle(frozenset({struct, a})) is Outcome.PASS  # repaired
+        assert resolver.removal_needs(records[1].output_text(), {struct, a}) == {(struct, b)}
+        assert not oracle.shown.needs

@@ -355,6 +355,41 @@ def test_undeclared_local_is_repaired_by_its_declaration_only(make_repo, tmp_pat
     assert (use, declare) in resolution.learned
 
 
+def member_repo(make_repo, moved: bool):
+    """node.h's struct loses ``content``; a.c's f and b.c's g stop using it, each in
+    a hunk of its own. With ``moved``, another hunk of node.h declares ``content``
+    again, further down the struct (a member moved, not taken away)."""
+    tail = b"    int content;\n" if moved else b""
+    def files(member: bytes, last: bytes) -> dict[str, bytes]:
+        return {"node.h": b"struct node {\n    int %s;\n" % member + PAD
+                + b"    int len;\n" + last + b"};\n",
+                "a.c": b'#include "node.h"\nint f(struct node *n) {\n    return n->%s;\n}\n'
+                % (b"content" if member == b"content" else b"len"),
+                "b.c": b'#include "node.h"\nint g(struct node *n) {\n' + PAD
+                + b"    return n->%s + 1;\n}\n" % (b"content" if member == b"content"
+                                                   else b"len")}
+    repo = make_repo("member")
+    good, bad = repo.commit(files(b"content", b"")), repo.commit(files(b"data", tail))
+    return read_diff(repo.path, good, bad, context=0)
+
+
+@pytest.mark.parametrize("moved", [False, True])
+def test_a_member_taken_away_needs_each_change_whose_old_line_uses_it(
+        make_repo, tmp_path, moved: bool) -> None:
+    """gcc's `has no member named 'content'` on b.c's old line, with the struct's
+    change and a.c's applied: the struct's change needs b.c's, which rewrites
+    that line. Not where another change declares the member again: moved, it is
+    there with that change."""
+    diff = member_repo(make_repo, moved)
+    struct = hunk_of(diff, "node.h", "+    int data;")
+    a, b = hunk_of(diff, "a.c", "n->len"), hunk_of(diff, "b.c", "n->len")
+    applied = frozenset({struct, a})
+    output = build_errors(diff, applied, tmp_path, ["gcc", "-fsyntax-only", "a.c", "b.c"])
+    assert "has no member named" in output
+    assert resolver_for(diff).removal_needs(output, applied) == (
+        set() if moved else {(struct, b)})
+
+
 def test_implicit_declaration_is_repaired_by_the_prototype(make_repo, tmp_path) -> None:
     diff = c_project(make_repo)
     call = hunk_of(diff, "main.c", "count(")

@@ -87,6 +87,24 @@ For a configuration it
    change such errors involve is kept as well: labelling first tries an
    answer without them (:meth:`untouched`).
 
+9. a run that did not build because a name is missing on a line of GOOD's that
+   a change not applied rewrites, where the one applied change that takes the
+   name's declaration away is known and no change declares it again
+   (:meth:`~wynot.analysis.resolve.Resolver.removal_needs`), shows that the
+   remover needs that change, in any configuration: the line is there and the
+   name is not (:attr:`shown`, also added to the search's dependencies). A
+   later configuration that holds the remover without what it needs is run
+   with it at once (no failed build first), and the loop goes on from that
+   run; where that adds more than :data:`MAX_REPAIR_GROWTH` changes, or what it
+   adds lacks what the known dependencies say it needs, or such runs have
+   built less often than not in this search, the configuration is UNRESOLVED
+   without a run. A configuration that built with the remover and without the
+   change (the line compiled out by another change) refutes the need: dropped,
+   and not learned again. cmark 0.28 -> 0.30 took ``content`` out of ``struct
+   cmark_node`` and ``literal`` out of its union, and the complements that keep
+   the struct's change and drop a few of the hunks that stopped using them
+   cannot build (docs/performance.md).
+
 With a flaky test (the tester's ``fail_runs`` > 1), a FAIL decides a step of
 dd+ only once it held over that many runs in a row; a PASS among them is the
 outcome (:meth:`Tester.confirmed`).
@@ -222,6 +240,15 @@ class SearchOracle:
     built_runs: list[frozenset[int]] = field(default_factory=list)
     # Every change an error of a run that did not build involved (:meth:`untouched`).
     errors_involved: set[int] = field(default_factory=set)
+    # Needs the compiler showed (:meth:`Resolver.removal_needs`; those not already
+    # in ``deps`` were added there too, ``shown_in_deps``), and those a
+    # configuration that built refuted: dropped, and not learned again. Runs grown
+    # by them at once that built, and that did not.
+    shown: Dependencies = field(default_factory=Dependencies)
+    refuted: set[tuple[int, int]] = field(default_factory=set)
+    shown_in_deps: set[tuple[int, int]] = field(default_factory=set)
+    shown_built: int = field(default=0)
+    shown_unbuilt: int = field(default=0)
 
     def __call__(self, config: frozenset[int]) -> Outcome:
         inner = self.failed_inside(config)
@@ -265,7 +292,13 @@ class SearchOracle:
         self.failed = [known for known in self.failed if not ids <= known] + [ids]
 
     def _answer(self, config: frozenset[int]) -> TestRecord:
-        if self.deps.needs and not self.deps.is_closed(config):  # no needs: nothing to check
+        lacking = (self.taught.closure(self.shown.closure(config)) - config  # with what the
+                   if self.shown.needs else frozenset())  # repairs that built showed those need
+        if lacking and (len(lacking) > MAX_REPAIR_GROWTH or self.shown_unbuilt > self.shown_built
+                        or not self.deps.is_closed(config | lacking)):
+            return self.tester.predict(config, "search", "predicted: the errors showed it "
+                                       f"needs {plural(len(lacking), 'more change')}")
+        if not lacking and self.deps.needs and not self.deps.is_closed(config):
             repaired = self.taught.closure(config)  # the repairs that built before
             if (self.resolver is None or len(repaired - config) > MAX_KNOWN_REPAIR
                     or not self.deps.is_closed(repaired) or self.unbuilt > self.built):
@@ -280,9 +313,18 @@ class SearchOracle:
             else:
                 self.built += 1
         else:
-            replay = self._replay(config)
+            replay = self._replay(config)  # a chain that built: what it adds covers more
             enlarged, involved = config, frozenset[int]()
-            if replay is None:
+            if lacking and replay is None:  # what the errors showed it needs, added at once
+                enlarged = config | lacking
+                self.tester.progress(f"resolving: what the errors showed it needs -> adding "
+                                     f"{plural(len(lacking), 'change')}")
+                record = self._run(enlarged, resolving=config)
+                if self.did_not_build(record):
+                    self.shown_unbuilt += 1
+                else:
+                    self.shown_built += 1
+            elif replay is None:
                 record = self._run(config)
             else:
                 memory, enlarged = replay
@@ -640,8 +682,21 @@ class SearchOracle:
         if not self.did_not_build(record):
             self.built_runs.append(config)
             self.unbuilt_runs = [run for run in self.unbuilt_runs if not run.fits(config)]
+            for a in config & self.shown.needs.keys():
+                for b in sorted(self.shown.needs[a] - config):
+                    self.shown.discard(a, b)  # it built without: not a need after all
+                    self.refuted.add((a, b))
+                    if (a, b) in self.shown_in_deps:
+                        self.deps.discard(a, b)
+                        self.shown_in_deps.discard((a, b))
             return
         resolver, output = self._resolver(), record.output_text()
+        for a, b in sorted(resolver.removal_needs(output, config) - self.refuted):
+            if not any(a in built and b not in built for built in self.built_runs):
+                self.shown.add(a, b)
+                if b not in self.deps.needs.get(a, ()):
+                    self.deps.add(a, b)
+                    self.shown_in_deps.add((a, b))
         named = resolver.involved(output, config)
         self.errors_involved.update(named)
         involved = named | resolver.reported_in(output)

@@ -102,6 +102,16 @@ class Dependencies:
         self._last = self._needed_by = None
         return True
 
+    def discard(self, a: int, b: int) -> None:
+        """Forget that ``a`` needs ``b`` (a need or a tie), if it was known."""
+        needed = self.needs.get(a)
+        if needed is not None and b in needed:
+            needed.discard(b)
+            if not needed:
+                del self.needs[a]
+            self.ties.discard((a, b))
+            self._last = self._needed_by = None
+
     def tie(self, a: int, b: int) -> None:
         """Record that ``a`` is tied to ``b``, unless ``a`` already needs ``b``."""
         if a != b and b not in self.needs.get(a, ()):

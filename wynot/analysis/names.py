@@ -61,6 +61,14 @@ class NameIndex:
                 self.introduced[cid] = frozenset(own - gone)
             for name in found.used - own if found is not None else ():
                 self.users.setdefault(name, []).append(cid)
+        # name -> (change, scope) of each declaration a change takes away, and the
+        # (scope, name) pairs some change declares anew (a declaration moved)
+        self.undeclarers: dict[str, list[tuple[int, str]]] = {}
+        self.redeclared: set[tuple[str, str]] = set()
+        for cid in sorted(declared):
+            for scope, name in sorted(declared[cid].removed):
+                self.undeclarers.setdefault(name, []).append((cid, scope))
+            self.redeclared.update(declared[cid].added)
         self.rewriters: dict[str, list[int]] = {}  # name -> changes that rewrite its declaration
         self.edits: dict[str, set[Edit]] = {}  # name -> how its declaration's line changed
         self.makers: dict[Edit, set[int]] = {}  # edit -> the changes that make it
@@ -165,6 +173,31 @@ class NameIndex:
             if len(outside) == 1:
                 found.add(outside[0])
         return found if len(found) <= MAX_REPAIR else set()
+
+    def undeclarer(self, diagnostic: Diagnostic, applied: frozenset[int]) -> int | None:
+        """The one applied change that takes away the declaration ``diagnostic``
+        misses (a member a struct no longer has, a function or local no longer
+        declared), when no change of the diff declares it again in that scope:
+        for a member, among the changes that take it out of the struct or class
+        the message names (else out of any struct or class, else anywhere); for
+        an undeclared name, of the function it is used in or of the file. None
+        when no change, or more than one, fits."""
+        found = [(c, s) for c, s in self.undeclarers.get(diagnostic.name, ()) if c in applied]
+        if diagnostic.kind == "member":
+            wanted = diagnostic.qualifier.rpartition(" ")[2]
+            named = [(c, s) for c, s in found if wanted and s.rpartition(" ")[2] == wanted]
+            members = [(c, s) for c, s in found if s and _outer(s)]
+            found = named or members or found
+        elif diagnostic.kind == "undefined":
+            function = diagnostic.qualifier.removeprefix("function ")
+            found = [(c, s) for c, s in found
+                     if not s or s == function or s.rpartition("::")[2] == function]
+        else:
+            return None
+        if len({c for c, _ in found}) != 1 or any(
+                (s, diagnostic.name) in self.redeclared for _, s in found):
+            return None
+        return found[0][0]
 
     def declares(self, name: str) -> bool:
         """Whether any change defines, declares, imports or removes ``name``."""

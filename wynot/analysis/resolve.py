@@ -218,6 +218,32 @@ class Resolver:
                 found.append((min(fixes), frozenset(users)))
         return found
 
+    def removal_needs(self, output: str, applied: Iterable[int]
+                      ) -> frozenset[tuple[int, int]]:
+        """(remover, user) pairs the errors of ``output`` show: a name missing on a
+        line of GOOD's that the change ``user`` (not applied) rewrites, whose
+        declaration the applied change ``remover`` takes away, and no change
+        declares again (:meth:`~wynot.analysis.names.NameIndex.undeclarer`).
+        Wherever ``remover`` is applied without ``user``, that line is there and
+        the name is not: ``remover`` needs ``user``. A struct member dropped
+        from a release's core type, and the forty hunks that stop using it, are
+        one edit; a configuration that splits them does not build."""
+        if self._diff is None:
+            return frozenset()
+        applied = frozenset(applied)
+        found: set[tuple[int, int]] = set()
+        for diagnostic in self.diagnostics(output):
+            if not diagnostic.name or not diagnostic.locations:
+                continue
+            location = diagnostic.locations[0]
+            where = place(self._diff, applied, location.path, location.line)
+            if where is None or where.change is None or where.applied:
+                continue
+            remover = self._index.undeclarer(diagnostic, applied)
+            if remover is not None and remover != where.change:
+                found.add((remover, where.change))
+        return frozenset(found)
+
     def completions(self, output: str, applied: Iterable[int]) -> frozenset[int]:
         """For a configuration that built and failed in a way that names nothing
         (no diagnostic in ``output``: a crash, a wrong result), the changes
