@@ -320,10 +320,6 @@ class SearchOracle:
                 self.tester.progress(f"resolving: what the errors showed it needs -> adding "
                                      f"{plural(len(lacking), 'change')}")
                 record = self._run(enlarged, resolving=config)
-                if self.did_not_build(record):
-                    self.shown_unbuilt += 1
-                else:
-                    self.shown_built += 1
             elif replay is None:
                 record = self._run(config)
             else:
@@ -342,6 +338,11 @@ class SearchOracle:
                     return self.tester.confirmed(inside)
                 record, spread = self._resolve(config, record, enlarged, involved)
                 self.loops_spread += spread
+                if lacking and replay is None:  # grown by what the errors showed: did it build?
+                    if self.did_not_build(record):
+                        self.shown_unbuilt += 1
+                    else:
+                        self.shown_built += 1
                 if spread and first.ids == config:
                     record = self._shrink(config, first) or record
                 if record.outcome is Outcome.UNRESOLVED and not self.did_not_build(record):
