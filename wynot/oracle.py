@@ -96,8 +96,8 @@ For a configuration it
    later configuration that holds the remover without what it needs is run
    with it at once (no failed build first), and the loop goes on from that
    run; where that adds more than :data:`MAX_REPAIR_GROWTH` changes, or what it
-   adds lacks what the known dependencies say it needs, or such runs have
-   built less often than not in this search, the configuration is UNRESOLVED
+   adds lacks what the known dependencies say it needs, or the loops grown so
+   have built less often than not in this search, the configuration is UNRESOLVED
    without a run. A configuration that built with the remover and without the
    change (the line compiled out by another change) refutes the need: dropped,
    and not learned again. cmark 0.28 -> 0.30 took ``content`` out of ``struct
@@ -242,8 +242,8 @@ class SearchOracle:
     errors_involved: set[int] = field(default_factory=set)
     # Needs the compiler showed (:meth:`Resolver.removal_needs`; those not already
     # in ``deps`` were added there too, ``shown_in_deps``), and those a
-    # configuration that built refuted: dropped, and not learned again. Runs grown
-    # by them at once that built, and that did not.
+    # configuration that built refuted: dropped, and not learned again. Loops from
+    # a run grown by them at once that built, and that did not.
     shown: Dependencies = field(default_factory=Dependencies)
     refuted: set[tuple[int, int]] = field(default_factory=set)
     shown_in_deps: set[tuple[int, int]] = field(default_factory=set)
